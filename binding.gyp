@@ -1,0 +1,36 @@
+{
+  "targets": [
+    {
+      "target_name": "fast_hash",
+      "sources": [
+        "src/module.c",
+        "src/error.c",
+        "src/args.c",
+        "src/algs.c",
+        "src/digest.c",
+        "src/hash.c",
+        "src/encode.c"
+      ],
+      "defines": [
+        "NAPI_VERSION=8",
+        "NAPI_DISABLE_CPP_EXCEPTIONS"
+      ],
+      "cflags_c": [
+        "-std=c99",
+        "-Wall",
+        "-Wextra"
+      ],
+      "xcode_settings": {
+        "GCC_C_LANGUAGE_STANDARD": "c99",
+        "WARNING_CFLAGS": ["-Wall", "-Wextra"]
+      },
+      "conditions": [
+        ["OS=='mac'", {
+          "xcode_settings": {
+            "OTHER_LDFLAGS": ["-undefined", "dynamic_lookup"]
+          }
+        }]
+      ]
+    }
+  ]
+}

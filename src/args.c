@@ -1,0 +1,144 @@
+/* Argument extraction. The JS shim validates first; these checks stand
+ * anyway, so a direct call into the binding with anything at all throws
+ * instead of crashing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "fast_hash.h"
+
+/* Bytes per element of each napi_typedarray_type, in enum order. */
+static const uint8_t element_size[] = {
+  1, /* napi_int8_array */
+  1, /* napi_uint8_array */
+  1, /* napi_uint8_clamped_array */
+  2, /* napi_int16_array */
+  2, /* napi_uint16_array */
+  4, /* napi_int32_array */
+  4, /* napi_uint32_array */
+  4, /* napi_float32_array */
+  8, /* napi_float64_array */
+  8, /* napi_bigint64_array */
+  8, /* napi_biguint64_array */
+};
+
+static int get_string(napi_env env, napi_value value, fh_input *in) {
+  size_t units, need, written;
+  napi_status status;
+
+  /* A UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units,
+   * becomes 4), so short strings always fit the stack buffer. */
+  CALL(env, napi_get_value_string_utf16(env, value, NULL, 0, &units));
+  if (units <= FH_STACK_STRING_UNITS) {
+    CALL(env, napi_get_value_string_utf8(env, value, (char *)in->stack,
+                                         sizeof(in->stack), &in->len));
+    in->data = in->stack;
+    return 1;
+  }
+  CALL(env, napi_get_value_string_utf8(env, value, NULL, 0, &need));
+  in->heap = malloc(need + 1);
+  if (in->heap == NULL) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate %zu bytes to encode a string", need + 1);
+    return 0;
+  }
+  status = napi_get_value_string_utf8(env, value, (char *)in->heap, need + 1,
+                                      &written);
+  if (status != napi_ok) {
+    fh_input_release(in);
+    fh_throw_napi(env, status);
+    return 0;
+  }
+  in->data = in->heap;
+  in->len = written;
+  return 1;
+}
+
+static int get_view(napi_env env, napi_value value, fh_input *in) {
+  napi_typedarray_type type;
+  size_t length;
+  void *data = NULL;
+  bool is_typedarray, is_dataview;
+
+  CALL(env, napi_is_typedarray(env, value, &is_typedarray));
+  if (is_typedarray) {
+    CALL(env, napi_get_typedarray_info(env, value, &type, &length, &data, NULL,
+                                       NULL));
+    if ((size_t)type < sizeof(element_size)) {
+      in->data = data;
+      in->len = length * element_size[type];
+      return 1;
+    }
+    /* A typed array kind newer than this table: Node reports its bytes. */
+    CALL(env, napi_get_buffer_info(env, value, &data, &in->len));
+    in->data = data;
+    return 1;
+  }
+  CALL(env, napi_is_dataview(env, value, &is_dataview));
+  if (is_dataview) {
+    CALL(env, napi_get_dataview_info(env, value, &in->len, &data, NULL, NULL));
+    in->data = data;
+    return 1;
+  }
+  fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+           "The data must be a string, TypedArray or DataView");
+  return 0;
+}
+
+int fh_get_input(napi_env env, napi_value value, fh_input *in) {
+  napi_valuetype type;
+
+  in->data = NULL;
+  in->len = 0;
+  in->heap = NULL;
+  CALL(env, napi_typeof(env, value, &type));
+  if (type == napi_string) return get_string(env, value, in);
+  if (type == napi_object) return get_view(env, value, in);
+  fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+           "The data must be a string, TypedArray or DataView");
+  return 0;
+}
+
+void fh_input_release(fh_input *in) {
+  /* Inputs may be passwords or keys: wipe the copies made of them. */
+  if (in->heap != NULL) {
+    OPENSSL_cleanse(in->heap, in->len);
+    free(in->heap);
+    in->heap = NULL;
+  } else if (in->data == in->stack) {
+    OPENSSL_cleanse(in->stack, in->len);
+  }
+}
+
+int fh_get_u32(napi_env env, napi_value value, uint32_t *out) {
+  CALL(env, napi_get_value_uint32(env, value, out));
+  return 1;
+}
+
+int fh_get_size(napi_env env, napi_value value, size_t *out) {
+  int64_t n;
+
+  CALL(env, napi_get_value_int64(env, value, &n));
+  if (n < 0) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The output length must be >= 0. Received %lld", (long long)n);
+    return 0;
+  }
+  *out = (size_t)n;
+  return 1;
+}
+
+int fh_get_alg(napi_env env, fh_state *st, napi_value value,
+               const fh_alg **out) {
+  uint32_t id;
+
+  if (!fh_get_u32(env, value, &id)) return 0;
+  if (id >= st->nalgs) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown algorithm id %u", (unsigned)id);
+    return 0;
+  }
+  *out = &st->algs[id];
+  return 1;
+}

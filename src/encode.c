@@ -1,0 +1,126 @@
+/* Output encodings made straight into a JS string from a stack buffer. At
+ * digest sizes the encoder is a visible part of the call: hex uses a table of
+ * the 256 two-character pairs rather than a nibble at a time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "fast_hash.h"
+
+const char *const fh_encoding_names[FH_ENC_COUNT] = {
+  "hex", "base64", "base64url", "latin1",
+};
+
+static const char hex_pairs[513] =
+  "000102030405060708090a0b0c0d0e0f"
+  "101112131415161718191a1b1c1d1e1f"
+  "202122232425262728292a2b2c2d2e2f"
+  "303132333435363738393a3b3c3d3e3f"
+  "404142434445464748494a4b4c4d4e4f"
+  "505152535455565758595a5b5c5d5e5f"
+  "606162636465666768696a6b6c6d6e6f"
+  "707172737475767778797a7b7c7d7e7f"
+  "808182838485868788898a8b8c8d8e8f"
+  "909192939495969798999a9b9c9d9e9f"
+  "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+  "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+  "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
+  "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+  "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+  "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static const char base64_std[65] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char base64_url[65] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* V8's limit on string length (v8::String::kMaxLength on 64-bit hosts). */
+#define FH_MAX_STRING_LENGTH ((size_t)0x1fffffe8)
+
+/* Enough for the hex of any fixed-size digest; longer XOF outputs use the heap. */
+#define FH_TEXT_STACK (2 * EVP_MAX_MD_SIZE)
+
+static size_t encoded_length(fh_encoding enc, size_t n) {
+  switch (enc) {
+    case FH_ENC_HEX: return 2 * n;
+    case FH_ENC_BASE64: return (n + 2) / 3 * 4;
+    case FH_ENC_BASE64URL: return n / 3 * 4 + (n % 3 ? n % 3 + 1 : 0);
+    default: return n;
+  }
+}
+
+static void encode_hex(char *dst, const uint8_t *src, size_t n) {
+  size_t i;
+
+  for (i = 0; i < n; i++) memcpy(dst + 2 * i, hex_pairs + 2 * src[i], 2);
+}
+
+/* Node's base64 pads with '='; its base64url does not pad. */
+static void encode_base64(char *dst, const uint8_t *src, size_t n,
+                          const char *alphabet, int pad) {
+  size_t i = 0;
+  uint32_t v;
+
+  for (; i + 3 <= n; i += 3) {
+    v = (uint32_t)src[i] << 16 | (uint32_t)src[i + 1] << 8 | src[i + 2];
+    *dst++ = alphabet[v >> 18];
+    *dst++ = alphabet[(v >> 12) & 63];
+    *dst++ = alphabet[(v >> 6) & 63];
+    *dst++ = alphabet[v & 63];
+  }
+  if (i == n) return;
+  v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0);
+  *dst++ = alphabet[v >> 18];
+  *dst++ = alphabet[(v >> 12) & 63];
+  if (i + 1 < n)
+    *dst++ = alphabet[(v >> 6) & 63];
+  else if (pad)
+    *dst++ = '=';
+  if (pad) *dst = '=';
+}
+
+int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
+                   size_t n, napi_value *result) {
+  char stack[FH_TEXT_STACK];
+  char *text = stack;
+  size_t len = encoded_length(enc, n);
+  napi_status status;
+
+  if (enc >= FH_ENC_COUNT) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown output encoding id %d", (int)enc);
+    return 0;
+  }
+  if (len > FH_MAX_STRING_LENGTH) {
+    fh_throw(env, FH_ERROR, "ERR_STRING_TOO_LONG",
+             "Cannot create a string longer than 0x%zx characters",
+             FH_MAX_STRING_LENGTH);
+    return 0;
+  }
+  if (enc == FH_ENC_LATIN1) {
+    CALL(env, napi_create_string_latin1(env, (const char *)src, n, result));
+    return 1;
+  }
+  if (len > sizeof(stack)) {
+    text = malloc(len);
+    if (text == NULL) {
+      fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+               "Failed to allocate %zu bytes for the encoded digest", len);
+      return 0;
+    }
+  }
+  if (enc == FH_ENC_HEX)
+    encode_hex(text, src, n);
+  else
+    encode_base64(text, src, n, enc == FH_ENC_BASE64 ? base64_std : base64_url,
+                  enc == FH_ENC_BASE64);
+  status = napi_create_string_latin1(env, text, len, result);
+  OPENSSL_cleanse(text, len);
+  if (text != stack) free(text);
+  if (status != napi_ok) {
+    fh_throw_napi(env, status);
+    return 0;
+  }
+  return 1;
+}

@@ -1,0 +1,137 @@
+/* fast-hash: the one internal header shared by every C file of the addon. */
+#ifndef FAST_HASH_H
+#define FAST_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <node_api.h>
+#include <openssl/evp.h>
+
+/* ---- errors (error.c) ---------------------------------------------------- */
+
+typedef enum { FH_ERROR, FH_TYPE_ERROR, FH_RANGE_ERROR } fh_error_class;
+
+/* Throws a JS error of class `cls` whose `code` is `code`, unless an exception
+ * is already pending (the first error is the one the user should see). */
+void fh_throw(napi_env env, fh_error_class cls, const char *code,
+              const char *fmt, ...);
+
+/* Turns a failed Node-API status into a JS error, unless one is pending. */
+void fh_throw_napi(napi_env env, napi_status status);
+
+/* Throws the oldest error on OpenSSL's thread queue as an ERR_OSSL_* error
+ * and empties the queue: node:crypto reads the same queue afterwards. */
+void fh_throw_openssl(napi_env env, const char *what);
+
+/* Every Node-API call goes through CALL: on failure it throws (keeping a
+ * pending exception) and returns 0, which is NULL for functions returning a
+ * napi_value and "failed" for the int helpers. Only for code that owns
+ * nothing that needs releasing at that point. */
+#define CALL(env, expr)                                                       \
+  do {                                                                        \
+    napi_status fh_status_ = (expr);                                          \
+    if (fh_status_ != napi_ok) {                                              \
+      fh_throw_napi((env), fh_status_);                                       \
+      return 0;                                                               \
+    }                                                                         \
+  } while (0)
+
+/* ---- algorithms (algs.c) ------------------------------------------------- */
+
+/* How a digest is computed: OpenSSL's low-level context structs on the stack
+ * for the common ones (no provider dispatch, no allocation), else EVP. */
+typedef enum {
+  FH_KIND_EVP = 0,
+  FH_KIND_MD5,
+  FH_KIND_SHA1,
+  FH_KIND_SHA224,
+  FH_KIND_SHA256,
+  FH_KIND_SHA384,
+  FH_KIND_SHA512
+} fh_kind;
+
+typedef struct {
+  EVP_MD *fetched;   /* owned reference, freed with the environment; NULL when
+                        only the legacy name table knew the digest */
+  const EVP_MD *md;  /* what EVP calls use: `fetched`, else the legacy one */
+  fh_kind kind;
+  uint32_t size;     /* default output length in bytes */
+  uint32_t block;    /* block size in bytes */
+  int xof;           /* extendable output: any length may be asked for */
+} fh_alg;
+
+/* One slot per distinct digest; far more than OpenSSL has. */
+#define FH_MAX_ALGS 64
+
+/* Per-environment state (Node-API instance data): every worker thread that
+ * loads the addon has its own, so nothing here is shared between threads. */
+typedef struct {
+  fh_alg algs[FH_MAX_ALGS];
+  uint32_t nalgs;
+  EVP_MD_CTX *ctx;   /* reused by every EVP-path digest of this environment */
+  int evp_only;      /* FIPS mode or FAST_HASH_FORCE_EVP=1: no low-level path */
+} fh_state;
+
+fh_state *fh_state_new(void);
+void fh_state_free(fh_state *st);
+
+/* Looks `name` up (fetch, then the legacy table) and returns its slot index,
+ * or -1 when OpenSSL knows no such digest. Leaves OpenSSL's queue empty. */
+int fh_alg_resolve(fh_state *st, const char *name);
+
+/* ---- digests (digest.c) -------------------------------------------------- */
+
+/* Digests data[0..len) into out[0..outlen). outlen must be alg->size unless
+ * alg->xof. Returns 1, or 0 with the reason on OpenSSL's error queue. */
+int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
+              size_t len, uint8_t *out, size_t outlen);
+
+/* ---- arguments (args.c) -------------------------------------------------- */
+
+/* Strings up to this many UTF-16 units are UTF-8 encoded on the stack (at most
+ * 3 bytes per unit); longer ones into one heap buffer. */
+#define FH_STACK_STRING_UNITS 1024
+
+typedef struct {
+  const uint8_t *data;
+  size_t len;
+  uint8_t *heap;  /* owned copy of a long string, else NULL */
+  uint8_t stack[3 * FH_STACK_STRING_UNITS + 1];
+} fh_input;
+
+/* Reads a string (as UTF-8) or an ArrayBufferView's bytes. For views, `data`
+ * points into the JS buffer and is valid until JS runs again. */
+int fh_get_input(napi_env env, napi_value value, fh_input *in);
+void fh_input_release(fh_input *in);
+
+int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
+int fh_get_size(napi_env env, napi_value value, size_t *out);
+int fh_get_alg(napi_env env, fh_state *st, napi_value value,
+               const fh_alg **out);
+
+/* ---- output encodings (encode.c) ----------------------------------------- */
+
+/* Encodings made natively into a JS string. Everything else is produced in JS
+ * from a Buffer the C side fills. */
+typedef enum {
+  FH_ENC_HEX = 0,
+  FH_ENC_BASE64,
+  FH_ENC_BASE64URL,
+  FH_ENC_LATIN1,
+  FH_ENC_COUNT
+} fh_encoding;
+
+extern const char *const fh_encoding_names[FH_ENC_COUNT];
+
+/* Creates the JS string for bytes src[0..n) in `enc`. */
+int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
+                   size_t n, napi_value *result);
+
+/* ---- exported functions (hash.c) ----------------------------------------- */
+
+napi_value fh_hash(napi_env env, napi_callback_info info);
+napi_value fh_hash_into(napi_env env, napi_callback_info info);
+napi_value fh_resolve(napi_env env, napi_callback_info info);
+
+#endif /* FAST_HASH_H */

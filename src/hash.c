@@ -1,0 +1,119 @@
+/* hash(): the one-shot digest entry points the JS shim calls with IDs.
+ *
+ * The hot path allocates nothing: the digest is computed into a stack buffer
+ * (or into the caller's Buffer), short strings are UTF-8 encoded on the
+ * stack, and the result string is made from a stack buffer. Only a string
+ * longer than FH_STACK_STRING_UNITS, or an XOF output longer than
+ * EVP_MAX_MD_SIZE, goes to the heap. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "fast_hash.h"
+
+static int check_length(napi_env env, const fh_alg *alg, size_t outlen) {
+  if (alg->xof || outlen == alg->size) return 1;
+  fh_throw(env, FH_ERROR, "ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH",
+           "Output length %zu is invalid for a digest of %u bytes, which "
+           "does not support XOF", outlen, (unsigned)alg->size);
+  return 0;
+}
+
+/* hash(algId, data, encodingId, outputLength) -> string */
+napi_value fh_hash(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
+  void *data;
+  fh_state *st;
+  const fh_alg *alg;
+  uint32_t enc;
+  size_t outlen;
+  fh_input in;
+  uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
+  st = data;
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_u32(env, argv[2], &enc) ||
+      !fh_get_size(env, argv[3], &outlen) || !check_length(env, alg, outlen) ||
+      !fh_get_input(env, argv[1], &in))
+    return NULL;
+  if (outlen > sizeof(stack_md)) {
+    md = malloc(outlen);
+    if (md == NULL) {
+      fh_input_release(&in);
+      fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+               "Failed to allocate %zu bytes for the digest", outlen);
+      return NULL;
+    }
+  }
+  if (fh_digest(st, alg, in.data, in.len, md, outlen))
+    fh_make_string(env, (fh_encoding)enc, md, outlen, &result);
+  else
+    fh_throw_openssl(env, "Digest");
+  fh_input_release(&in);
+  OPENSSL_cleanse(md, outlen);
+  if (md != stack_md) free(md);
+  return result;
+}
+
+/* hashInto(algId, data, buffer): digests buffer.length bytes into buffer. */
+napi_value fh_hash_into(napi_env env, napi_callback_info info) {
+  size_t argc = 3, outlen;
+  napi_value argv[3];
+  void *data, *out;
+  fh_state *st;
+  const fh_alg *alg;
+  fh_input in;
+  bool is_buffer;
+  int ok;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
+  st = data;
+  if (!fh_get_alg(env, st, argv[0], &alg)) return NULL;
+  CALL(env, napi_is_buffer(env, argv[2], &is_buffer));
+  if (!is_buffer) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+             "The output must be a Buffer");
+    return NULL;
+  }
+  CALL(env, napi_get_buffer_info(env, argv[2], &out, &outlen));
+  if (!check_length(env, alg, outlen) || !fh_get_input(env, argv[1], &in))
+    return NULL;
+  ok = fh_digest(st, alg, in.data, in.len, out, outlen);
+  fh_input_release(&in);
+  if (!ok) fh_throw_openssl(env, "Digest");
+  return NULL;
+}
+
+/* resolve(name) -> { id, size, xof, block } or undefined for an unknown
+ * digest. The shim calls it once per name and caches the answer. */
+napi_value fh_resolve(napi_env env, napi_callback_info info) {
+  size_t argc = 1, len;
+  napi_value argv[1], result, value;
+  void *data;
+  fh_state *st;
+  const fh_alg *alg;
+  char name[128];
+  int id;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
+  st = data;
+  CALL(env, napi_get_value_string_utf8(env, argv[0], name, sizeof(name), &len));
+  /* Too long to be a digest name, or cut short at a NUL that OpenSSL would
+   * stop at ("sha256\0junk" must not mean sha256). */
+  if (len + 1 >= sizeof(name) || strlen(name) != len) return NULL;
+  id = fh_alg_resolve(st, name);
+  if (id < 0) return NULL;
+  alg = &st->algs[id];
+  CALL(env, napi_create_object(env, &result));
+  CALL(env, napi_create_uint32(env, (uint32_t)id, &value));
+  CALL(env, napi_set_named_property(env, result, "id", value));
+  CALL(env, napi_create_uint32(env, alg->size, &value));
+  CALL(env, napi_set_named_property(env, result, "size", value));
+  CALL(env, napi_create_uint32(env, alg->block, &value));
+  CALL(env, napi_set_named_property(env, result, "block", value));
+  CALL(env, napi_get_boolean(env, alg->xof, &value));
+  CALL(env, napi_set_named_property(env, result, "xof", value));
+  return result;
+}

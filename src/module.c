@@ -1,0 +1,53 @@
+/* Module init and export table. Each environment (main thread, each worker)
+ * gets its own fh_state as Node-API instance data, handed to every function
+ * as its callback data, so calls never look it up. */
+#include "fast_hash.h"
+
+static void finalize_state(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  fh_state_free(data);
+}
+
+static napi_value encoding_ids(napi_env env) {
+  napi_value obj, id;
+  int i;
+
+  CALL(env, napi_create_object(env, &obj));
+  for (i = 0; i < FH_ENC_COUNT; i++) {
+    CALL(env, napi_create_uint32(env, (uint32_t)i, &id));
+    CALL(env, napi_set_named_property(env, obj, fh_encoding_names[i], id));
+  }
+  return obj;
+}
+
+NAPI_MODULE_INIT() {
+  fh_state *st = fh_state_new();
+  napi_value encodings, evp_only;
+
+  if (st == NULL) {
+    fh_throw(env, FH_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "fast-hash: cannot allocate its per-environment state");
+    return NULL;
+  }
+  if (napi_set_instance_data(env, st, finalize_state, NULL) != napi_ok) {
+    fh_state_free(st);
+    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED",
+             "fast-hash: cannot attach its per-environment state");
+    return NULL;
+  }
+  encodings = encoding_ids(env);
+  if (encodings == NULL) return NULL;
+  CALL(env, napi_get_boolean(env, st->evp_only, &evp_only));
+
+  napi_property_descriptor props[] = {
+    { "hash", NULL, fh_hash, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashInto", NULL, fh_hash_into, NULL, NULL, NULL, napi_enumerable, st },
+    { "resolve", NULL, fh_resolve, NULL, NULL, NULL, napi_enumerable, st },
+    { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
+    { "evpOnly", NULL, NULL, NULL, NULL, evp_only, napi_enumerable, NULL },
+  };
+  CALL(env, napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]),
+                                   props));
+  return exports;
+}
