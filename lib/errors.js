@@ -1,0 +1,76 @@
+'use strict';
+// Errors shaped as node:crypto throws them: the right class, a `code`, and
+// Node's wording, with the stack starting at the public function called.
+
+const { inspect } = require('util');
+
+function makeError(Base, code, message, caller) {
+  const err = new Base(message);
+  Object.defineProperty(err, 'code', {
+    value: code, enumerable: true, writable: true, configurable: true,
+  });
+  if (caller !== undefined) Error.captureStackTrace(err, caller);
+  return err;
+}
+
+// "Received ..." as Node's ERR_INVALID_ARG_TYPE words it. Never throws, even
+// for a Proxy or an object whose getters throw.
+function describe(value) {
+  if (value === null) return 'Received null';
+  if (value === undefined) return 'Received undefined';
+  try {
+    if (typeof value === 'function') {
+      return value.name ? `Received function ${value.name}` : 'Received function';
+    }
+    if (typeof value === 'object') {
+      const ctor = value.constructor;
+      if (ctor && typeof ctor.name === 'string' && ctor.name !== '') {
+        return `Received an instance of ${ctor.name}`;
+      }
+      return `Received ${inspect(value, { depth: -1 })}`;
+    }
+    let shown = inspect(value, { colors: false });
+    if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+    return `Received type ${typeof value} (${shown})`;
+  } catch {
+    return `Received type ${typeof value}`;
+  }
+}
+
+function invalidArgType(name, expected, value, caller) {
+  const what = name.includes('.') ? 'property' : 'argument';
+  return makeError(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" ${what} must be ${expected}. ${describe(value)}`, caller);
+}
+
+function invalidArgValue(name, value, caller) {
+  let shown;
+  try {
+    shown = inspect(value);
+  } catch {
+    shown = typeof value;
+  }
+  return makeError(TypeError, 'ERR_INVALID_ARG_VALUE',
+    `The argument '${name}' is invalid. Received ${shown}`, caller);
+}
+
+function outOfRange(name, range, value, caller) {
+  let shown;
+  try {
+    shown = inspect(value);
+  } catch {
+    shown = typeof value;
+  }
+  return makeError(RangeError, 'ERR_OUT_OF_RANGE',
+    `The value of "${name}" is out of range. It must be ${range}. Received ${shown}`,
+    caller);
+}
+
+function invalidDigest(name, caller) {
+  return makeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST',
+    `Invalid digest: ${name}`, caller);
+}
+
+module.exports = {
+  makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,
+};

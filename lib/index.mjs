@@ -1,0 +1,9 @@
+// ESM entry: the same function objects as the CommonJS one (one instance,
+// no dual-package hazard).
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const fastHash = require('./index.js');
+
+export const { hash, getHashes } = fastHash;
+export default fastHash;
