@@ -139,13 +139,13 @@ function hash(algorithm, data, options) {
   }
   if (options === undefined) {
     if (alg === undefined) alg = lookupAlgorithm(algorithm, hash);
-    return binding.hash(alg.id, data, ENC_HEX, alg.size);
+    return binding.hash(alg.id, data, alg.size);
   }
   parseOptions(options, hash);
   if (alg === undefined) alg = lookupAlgorithm(algorithm, hash);
   const encoding = optEncoding;
   const length = outputLength(alg, hash);
-  if (encoding >= 0) return binding.hash(alg.id, data, encoding, length);
+  if (encoding >= 0) return binding.hash(alg.id | (encoding << 8), data, length);
   return digestToBuffer(alg.id, data, length, encoding);
 }
 

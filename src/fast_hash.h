@@ -107,8 +107,10 @@ void fh_input_release(fh_input *in);
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
 int fh_get_size(napi_env env, napi_value value, size_t *out);
-int fh_get_alg(napi_env env, fh_state *st, napi_value value,
-               const fh_alg **out);
+/* The slot for an ID from the shim, checked: IDs are only ever handed out by
+ * resolve(), but the binding must not trust its caller. */
+int fh_alg_at(napi_env env, const fh_state *st, uint32_t id,
+              const fh_alg **out);
 
 /* ---- output encodings (encode.c) ----------------------------------------- */
 
