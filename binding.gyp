@@ -18,7 +18,8 @@
       "cflags_c": [
         "-std=c99",
         "-Wall",
-        "-Wextra"
+        "-Wextra",
+        "-fvisibility=hidden"
       ],
       "xcode_settings": {
         "GCC_C_LANGUAGE_STANDARD": "c99",

@@ -50,7 +50,10 @@ static size_t encoded_length(fh_encoding enc, size_t n) {
   }
 }
 
-static void encode_hex(char *dst, const uint8_t *src, size_t n) {
+/* restrict: without it every store may alias the next digest byte, and the
+ * loop runs one byte at a time through memory. */
+static void encode_hex(char *restrict dst, const uint8_t *restrict src,
+                       size_t n) {
   size_t i;
 
   for (i = 0; i < n; i++) memcpy(dst + 2 * i, hex_pairs + 2 * src[i], 2);
