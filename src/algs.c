@@ -49,7 +49,7 @@ void fh_state_free(fh_state *st) {
   uint32_t i;
 
   if (st == NULL) return;
-  for (i = 0; i < st->nalgs; i++) EVP_MD_free(st->algs[i].fetched);
+  for (i = 0; i < st->nalgs; i++) EVP_MD_free(st->algs[i].md);
   EVP_MD_CTX_free(st->ctx);
   free(st);
 }
@@ -73,24 +73,22 @@ static int default_size(const EVP_MD *md, int xof) {
   return size;
 }
 
-/* Fetches `name` as Node does: the provider's names first, then the legacy
- * table, which alone knows aliases such as RSA-SHA256. */
-static const EVP_MD *lookup(fh_state *st, const char *name, EVP_MD **fetched) {
+/* Fetches `name` from the providers; names only the legacy table knows
+ * (aliases such as RSA-SHA256) are fetched by the canonical name it gives.
+ * What cannot be fetched cannot be used in OpenSSL 3 (md4 without the legacy
+ * provider, md5 in FIPS mode), so it counts as unknown. */
+static EVP_MD *lookup(const char *name) {
+  EVP_MD *md = EVP_MD_fetch(NULL, name, NULL);
   const EVP_MD *legacy;
 
-  *fetched = EVP_MD_fetch(NULL, name, NULL);
-  if (*fetched != NULL) return *fetched;
+  if (md != NULL) return md;
   legacy = EVP_get_digestbyname(name);
-  if (legacy == NULL) return NULL;
-  *fetched = EVP_MD_fetch(NULL, EVP_MD_get0_name(legacy), NULL);
-  if (*fetched != NULL) return *fetched;
-  /* Unfetchable under FIPS means forbidden, not "use the legacy one". */
-  return st->evp_only && EVP_default_properties_is_fips_enabled(NULL) ? NULL : legacy;
+  return legacy == NULL ? NULL
+                        : EVP_MD_fetch(NULL, EVP_MD_get0_name(legacy), NULL);
 }
 
 int fh_alg_resolve(fh_state *st, const char *name) {
-  EVP_MD *fetched = NULL;
-  const EVP_MD *md = lookup(st, name, &fetched);
+  EVP_MD *md = lookup(name);
   fh_alg *alg;
   uint32_t i;
   int xof, size;
@@ -102,7 +100,7 @@ int fh_alg_resolve(fh_state *st, const char *name) {
   /* Aliases of one digest share a slot: fetches return the same object. */
   for (i = 0; i < st->nalgs; i++) {
     if (st->algs[i].md == md) {
-      EVP_MD_free(fetched);
+      EVP_MD_free(md);
       return (int)i;
     }
   }
@@ -110,11 +108,10 @@ int fh_alg_resolve(fh_state *st, const char *name) {
   size = default_size(md, xof);
   if (st->nalgs == FH_MAX_ALGS || size <= 0 ||
       (!xof && size > EVP_MAX_MD_SIZE)) {
-    EVP_MD_free(fetched);
+    EVP_MD_free(md);
     return -1;
   }
   alg = &st->algs[st->nalgs];
-  alg->fetched = fetched;
   alg->md = md;
   alg->kind = kind_of(st, EVP_MD_get_type(md));
   alg->size = (uint32_t)size;

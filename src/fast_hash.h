@@ -52,9 +52,7 @@ typedef enum {
 } fh_kind;
 
 typedef struct {
-  EVP_MD *fetched;   /* owned reference, freed with the environment; NULL when
-                        only the legacy name table knew the digest */
-  const EVP_MD *md;  /* what EVP calls use: `fetched`, else the legacy one */
+  EVP_MD *md;        /* fetched once; the reference is freed with the env */
   fh_kind kind;
   uint32_t size;     /* default output length in bytes */
   uint32_t block;    /* block size in bytes */

@@ -1,0 +1,78 @@
+'use strict';
+// Shared test helpers: inputs of every accepted type, and error assertions.
+const assert = require('assert');
+
+// Asserts fn throws an instance of Class whose `code` is `code` (and, when
+// given, whose message matches `message`). Returns the error.
+function throwsWith(fn, Class, code, message) {
+  let caught;
+  try {
+    fn();
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught !== undefined, `expected ${Class.name} ${code}, nothing was thrown`);
+  assert.ok(caught instanceof Class,
+    `expected ${Class.name} ${code}, got ${caught && caught.name}: ${caught && caught.message}`);
+  assert.strictEqual(caught.code, code, `wrong code for: ${caught.message}`);
+  if (message instanceof RegExp) assert.match(caught.message, message);
+  else if (message !== undefined) assert.strictEqual(caught.message, message);
+  return caught;
+}
+
+// Deterministic bytes (xorshift32), so a failure names an input that can be
+// made again.
+function bytes(n, seed = 0x9e3779b9) {
+  const out = Buffer.allocUnsafe(n);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+// Strings whose UTF-8 form is `n` bytes, built from units of `unit` (whose
+// UTF-8 length is `width`) padded with ASCII.
+function stringOf(n, unit, width) {
+  return unit.repeat(Math.floor(n / width)) + 'x'.repeat(n % width);
+}
+
+// Every accepted binary input type holding exactly `buf`'s bytes; those that
+// need an element size are left out when the length does not fit.
+function binaryInputs(buf) {
+  const n = buf.length;
+  const at = (offset) => {
+    const ab = new ArrayBuffer(n + offset + 5);
+    new Uint8Array(ab).set(buf, offset);
+    return ab;
+  };
+  const sab = new SharedArrayBuffer(n);
+  new Uint8Array(sab).set(buf);
+  const inputs = [
+    ['Buffer', Buffer.from(buf)],
+    ['Uint8Array with byteOffset', new Uint8Array(at(3), 3, n)],
+    ['DataView over a slice', new DataView(at(5), 5, n)],
+    ['ArrayBuffer', at(0).slice(0, n)],
+    ['SharedArrayBuffer', sab],
+  ];
+  if (n % 8 === 0) inputs.push(['Float64Array', new Float64Array(at(8), 8, n / 8)]);
+  if (n % 2 === 0) inputs.push(['Uint16Array', new Uint16Array(at(2), 2, n / 2)]);
+  return inputs;
+}
+
+// Strings of every kind the API names, about `n` UTF-8 bytes each.
+function stringInputs(n) {
+  return [
+    ['ASCII string', bytes(n).toString('latin1').replace(/[^\x20-\x7e]/g, 'a')],
+    ['non-ASCII string', stringOf(n, 'é', 2)],
+    ['CJK string', stringOf(n, '漢', 3)],
+    ['emoji string', stringOf(n, '😀', 4)],
+    ['lone surrogates string', stringOf(n, '\ud800', 3)],
+    ['reversed surrogates string', stringOf(n, '\udc00\ud800', 6)],
+  ];
+}
+
+module.exports = { throwsWith, bytes, binaryInputs, stringInputs };

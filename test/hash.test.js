@@ -1,0 +1,331 @@
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { Worker } = require('worker_threads');
+const { hash } = require('..');
+const binding = require('../lib/binding');
+const { throwsWith, bytes, binaryInputs, stringInputs } = require('./common');
+
+const ALGORITHMS = crypto.getHashes();
+const SIZES = [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 1000];
+const MIB = 1 << 20;
+const ENCODINGS = [
+  undefined, 'hex', 'base64', 'base64url', 'latin1', 'binary', 'buffer',
+  'utf8', 'utf-8', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le', 'ascii',
+  'HEX', 'Base64', 'BUFFER', 'Latin1', 'UTF8', 'UCS2',
+];
+const toEqualKey = (v) => (Buffer.isBuffer(v) ? `buffer:${v.toString('hex')}` : `${typeof v}:${v}`);
+
+// What node:crypto gives for the same bytes (the API's definition of right).
+function expected(alg, data, enc, outputLength) {
+  const options = outputLength === undefined ? undefined : { outputLength };
+  return crypto.createHash(alg, options).update(data).digest(enc === undefined ? 'hex' : enc);
+}
+
+// Runs `cases` ([label, thunk, want]) and fails once, listing the first
+// mismatches: a sweep of 100k cases should report more than the first.
+function sweep(cases) {
+  const bad = [];
+  for (const [label, run, want] of cases) {
+    let got;
+    try {
+      got = run();
+    } catch (err) {
+      got = `threw ${err.code}: ${err.message}`;
+    }
+    if (toEqualKey(got) !== toEqualKey(want)) bad.push(`${label}: got ${toEqualKey(got)}, want ${toEqualKey(want)}`);
+  }
+  assert.deepStrictEqual(bad.slice(0, 10), [], `${bad.length} of ${cases.length} cases differ`);
+  return cases.length;
+}
+
+function* sweepCases(alg, size, encodings) {
+  const buf = bytes(size, size + 1);
+  const inputs = [
+    ...binaryInputs(buf).map(([label, value]) => [label, value, buf]),
+    ...stringInputs(size).map(([label, value]) => [label, value, value]),
+  ];
+  for (const enc of encodings) {
+    const wantFor = new Map();
+    for (const [label, value, source] of inputs) {
+      if (!wantFor.has(source)) wantFor.set(source, expected(alg, source, enc));
+      yield [`${alg} ${size}B ${label} ${enc}`, () => hash(alg, value, enc), wantFor.get(source)];
+    }
+  }
+}
+
+describe('hash()', function () {
+  describe('matches node:crypto', function () {
+    for (const alg of ALGORITHMS) {
+      it(`${alg}: every size x input type x encoding`, function () {
+        const cases = [];
+        for (const size of SIZES) cases.push(...sweepCases(alg, size, ENCODINGS));
+        assert.ok(sweep(cases) > SIZES.length * ENCODINGS.length * 10);
+      });
+    }
+
+    // 1 MiB: every input type in hex, every encoding on a Buffer (the full
+    // product would hash 10 GB for no new path through the code).
+    it('1 MiB inputs, every algorithm', function () {
+      this.timeout(60000);
+      const cases = [];
+      for (const alg of ALGORITHMS) {
+        for (const c of sweepCases(alg, MIB, ['hex'])) cases.push(c);
+        const buf = bytes(MIB, 7);
+        for (const enc of ENCODINGS) {
+          cases.push([`${alg} 1MiB Buffer ${enc}`, () => hash(alg, buf, enc), expected(alg, buf, enc)]);
+        }
+      }
+      sweep(cases);
+    });
+
+    it('options object: outputEncoding and outputLength', function () {
+      const cases = [];
+      const data = bytes(100);
+      for (const alg of ALGORITHMS) {
+        const size = crypto.createHash(alg).digest().length;
+        for (const enc of ['hex', 'buffer', 'base64url', 'utf16le', undefined]) {
+          const want = expected(alg, data, enc);
+          cases.push([`${alg} {outputEncoding:${enc}}`, () => hash(alg, data, { outputEncoding: enc }), want]);
+          cases.push([`${alg} {outputLength:${size}}`, () => hash(alg, data, { outputEncoding: enc, outputLength: size }), want]);
+        }
+        cases.push([`${alg} {}`, () => hash(alg, data, {}), expected(alg, data, 'hex')]);
+      }
+      sweep(cases);
+    });
+
+    for (const alg of ['shake128', 'shake256']) {
+      it(`${alg}: outputLength 0..1000 and the default length`, function () {
+        const cases = [];
+        const data = bytes(300);
+        for (const len of [0, 1, 15, 16, 17, 31, 32, 33, 64, 65, 136, 168, 200, 1000]) {
+          for (const enc of ['hex', 'buffer', 'base64', 'latin1', 'ucs2']) {
+            cases.push([`${alg} len ${len} ${enc}`,
+              () => hash(alg, data, { outputLength: len, outputEncoding: enc }),
+              expected(alg, data, enc, len)]);
+          }
+        }
+        sweep(cases);
+        // Without outputLength: 16 and 32 bytes, as Node 20 and 22 give.
+        assert.strictEqual(hash(alg, data, 'buffer').length, alg === 'shake128' ? 16 : 32);
+      });
+    }
+
+    it('strings hash as Buffer.from(string) encodes them', function () {
+      const strings = ['', 'a', '\u0000', '\u00ff', '\ud800', '\udfff', 'a\ud800b', '\udc00\ud800',
+        '\ud83d\ude00', '\ud83d', 'x'.repeat(1024), 'é'.repeat(1024), '😀'.repeat(1024),
+        '\ud800'.repeat(1025), 'é'.repeat(5000), '😀'.repeat(5000) + '\ud800'];
+      sweep(strings.map((s, i) => [`string #${i}`, () => hash('sha256', s, 'buffer'),
+        crypto.createHash('sha256').update(Buffer.from(s)).digest()]));
+    });
+
+    it('the empty-string encoding is utf8, as crypto.hash has it', function () {
+      assert.strictEqual(hash('md5', 'abc', ''), expected('md5', 'abc', 'utf8'));
+    });
+
+    it('equals crypto.hash() where Node has it', function () {
+      if (typeof crypto.hash !== 'function') this.skip();
+      const data = bytes(77);
+      for (const alg of ALGORITHMS) {
+        for (const enc of ['hex', 'base64', 'buffer', 'latin1']) {
+          assert.deepStrictEqual(hash(alg, data, enc), crypto.hash(alg, data, enc), `${alg} ${enc}`);
+        }
+      }
+    });
+  });
+
+  describe('known-answer vectors', function () {
+    const fixture = require('./fixtures/hash-vectors.json');
+    const input = (spec) => {
+      if (spec.utf8 !== undefined) return spec.utf8;
+      if (spec.hex !== undefined) return Buffer.from(spec.hex, 'hex');
+      return spec.repeat.repeat(spec.count);
+    };
+    for (const v of fixture.vectors) {
+      it(`${v.algorithm}: ${v.note} (${v.source})`, function () {
+        assert.ok(fixture.sources[v.source], `source ${v.source} is named`);
+        const options = { outputLength: v.outputLength };
+        assert.strictEqual(hash(v.algorithm, input(v.input), options), v.hex);
+        assert.strictEqual(hash(v.algorithm.toUpperCase(), input(v.input), options), v.hex);
+      });
+    }
+  });
+
+  describe('algorithm names', function () {
+    it('are case-insensitive and take the aliases getHashes() lists', function () {
+      const data = 'names';
+      for (const alg of ALGORITHMS) {
+        const want = expected(alg, data);
+        assert.strictEqual(hash(alg.toUpperCase(), data), want, alg.toUpperCase());
+        assert.strictEqual(hash(alg.toLowerCase(), data), want, alg.toLowerCase());
+      }
+      assert.strictEqual(hash('RSA-SHA256', data), expected('sha256', data));
+      assert.strictEqual(hash('sha256WithRSAEncryption', data), expected('sha256', data));
+    });
+
+    it('take the provider names Node accepts too (SHA2-256, SHA-512/256)', function () {
+      for (const alg of ['SHA2-256', 'SHA-256', 'SHA2-512/256', 'SHA3-256', 'SHAKE-128']) {
+        assert.strictEqual(hash(alg, 'x'), expected(alg, 'x'), alg);
+      }
+    });
+  });
+
+  describe('errors', function () {
+    const notStrings = [1, undefined, null, true, {}, [], Symbol('s'), 1n, () => {}];
+
+    it('algorithm not a string: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const alg of notStrings) {
+        throwsWith(() => hash(alg, 'x'), TypeError, 'ERR_INVALID_ARG_TYPE', /"algorithm" argument must be of type string/);
+      }
+    });
+
+    it('unknown digest: TypeError ERR_CRYPTO_INVALID_DIGEST "Invalid digest: <name>"', function () {
+      for (const name of ['nope', '', 'sha', 'sha256 ', ' sha256', 'sha256\0', 'sha256\0junk', 'x'.repeat(1000), 'md4', 'rsa']) {
+        throwsWith(() => hash(name, 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${name}`);
+      }
+    });
+
+    it('data of a wrong type: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const data of [1, undefined, null, true, {}, [1, 2], Symbol('s'), 1n, () => {}, new Date(), new String('x')]) {
+        throwsWith(() => hash('sha256', data), TypeError, 'ERR_INVALID_ARG_TYPE', /"data" argument must be of type string/);
+      }
+    });
+
+    it('outputEncoding unknown: TypeError ERR_INVALID_ARG_VALUE', function () {
+      for (const enc of ['foo', 'hex ', 'utf32', 'base32', 'buffers']) {
+        throwsWith(() => hash('sha256', 'x', enc), TypeError, 'ERR_INVALID_ARG_VALUE', /'outputEncoding' is invalid/);
+        throwsWith(() => hash('sha256', 'x', { outputEncoding: enc }), TypeError, 'ERR_INVALID_ARG_VALUE',
+          /'options.outputEncoding' is invalid/);
+      }
+    });
+
+    it('outputEncoding not a string: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const enc of [1, null, true, Symbol('s'), 1n, () => {}]) {
+        throwsWith(() => hash('sha256', 'x', enc), TypeError, 'ERR_INVALID_ARG_TYPE', /"outputEncoding" argument/);
+      }
+      for (const enc of [1, null, true, {}, Symbol('s')]) {
+        throwsWith(() => hash('sha256', 'x', { outputEncoding: enc }), TypeError, 'ERR_INVALID_ARG_TYPE',
+          /"options.outputEncoding" property must be of type string/);
+      }
+    });
+
+    it('outputLength not a non-negative safe integer: RangeError ERR_OUT_OF_RANGE', function () {
+      for (const len of [-1, 1.5, NaN, Infinity, -Infinity, 2 ** 53, -0.5, '16', null, true, {}, 16n]) {
+        for (const alg of ['shake128', 'sha256']) {
+          throwsWith(() => hash(alg, 'x', { outputLength: len }), RangeError, 'ERR_OUT_OF_RANGE',
+            /"options.outputLength" is out of range/);
+        }
+      }
+    });
+
+    it('outputLength other than the size of a fixed digest: ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH', function () {
+      for (const [alg, len] of [['sha256', 31], ['sha256', 33], ['sha256', 0], ['md5', 32], ['sha3-256', 64]]) {
+        throwsWith(() => hash(alg, 'x', { outputLength: len }), Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH',
+          new RegExp(`Output length ${len} is invalid for ${alg}`));
+      }
+    });
+
+    it('an XOF length too large for a Buffer: RangeError ERR_OUT_OF_RANGE', function () {
+      throwsWith(() => hash('shake256', 'x', { outputLength: Number.MAX_SAFE_INTEGER }), RangeError, 'ERR_OUT_OF_RANGE');
+    });
+
+    it('checks arguments in Node\'s order: algorithm, data, encoding, then the name', function () {
+      throwsWith(() => hash(1, 2, 3), TypeError, 'ERR_INVALID_ARG_TYPE', /"algorithm"/);
+      throwsWith(() => hash('nope', 2, 'hex'), TypeError, 'ERR_INVALID_ARG_TYPE', /"data"/);
+      throwsWith(() => hash('nope', 'x', 'foo'), TypeError, 'ERR_INVALID_ARG_VALUE');
+      throwsWith(() => hash('nope', 'x', 'hex'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+    });
+
+    it('a getter that throws in the options propagates unchanged', function () {
+      const boom = new Error('boom');
+      const options = { get outputEncoding() { throw boom; } };
+      assert.throws(() => hash('sha256', 'x', options), (err) => err === boom);
+    });
+
+    it('leave the addon working and OpenSSL\'s error queue as it was', function () {
+      // node:crypto reports the oldest error on the thread's queue: a stale
+      // entry of ours would change what this failure says.
+      const probe = () => {
+        try {
+          crypto.createPrivateKey('not a key');
+        } catch (err) {
+          return `${err.code} ${err.message}`;
+        }
+        return 'no error';
+      };
+      const before = probe();
+      for (const name of ['nope', 'RSA-nope', 'sha256\0x', 'md4', 'whirlpool', 'SHA512-256xyz']) {
+        assert.throws(() => hash(name, 'x'));
+        assert.strictEqual(hash('sha256', 'abc'), expected('sha256', 'abc'));
+      }
+      assert.throws(() => hash('sha256', 'x', { outputLength: 5 }));
+      assert.strictEqual(hash('RSA-SHA1', 'abc'), expected('sha1', 'abc')); // fetch fails, legacy name works
+      assert.strictEqual(probe(), before);
+    });
+  });
+
+  describe('the binding refuses what the shim never sends', function () {
+    const [id] = [binding.resolve('sha256').id];
+    it('throws coded errors instead of crashing', function () {
+      throwsWith(() => binding.hash(9999, 'x'), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash(id | (77 << 8), 'x'), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash('x', 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, {}), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, new ArrayBuffer(4)), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hashInto(id, 'x', Buffer.alloc(31)), Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH');
+      throwsWith(() => binding.hashInto(id, 'x', 'not a buffer'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(binding.resolve('shake128').id, 'x', -1), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.resolve(42), TypeError, 'ERR_INVALID_ARG_TYPE');
+      assert.strictEqual(hash('sha256', 'abc'), expected('sha256', 'abc'));
+    });
+  });
+
+  describe('the forced EVP path (FAST_HASH_FORCE_EVP=1)', function () {
+    it('gives the same results as the low-level path', function () {
+      this.timeout(60000);
+      const script = path.join(__dirname, 'fixtures', 'digest-all.js');
+      const run = (env) => {
+        const res = spawnSync(process.execPath, [script], {
+          env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20,
+        });
+        assert.strictEqual(res.status, 0, res.stderr);
+        return JSON.parse(res.stdout);
+      };
+      const evp = run({ FAST_HASH_FORCE_EVP: '1' });
+      const fast = run({ FAST_HASH_FORCE_EVP: '' });
+      assert.strictEqual(evp.evpOnly, true);
+      assert.strictEqual(fast.evpOnly, crypto.getFips() === 1);
+      assert.ok(Object.keys(evp.digests).length > ALGORITHMS.length * 10);
+      assert.deepStrictEqual(evp.digests, fast.digests);
+      for (const [key, value] of Object.entries(fast.digests)) {
+        const [alg, size] = key.split(' ');
+        assert.strictEqual(value, expected(alg, bytes(Number(size), 3)), key);
+      }
+    });
+  });
+
+  describe('worker_threads', function () {
+    it('each worker loads the addon and gets node:crypto\'s results', async function () {
+      this.timeout(30000);
+      const source = `
+        const { parentPort } = require('worker_threads');
+        const { hash } = require(${JSON.stringify(path.join(__dirname, '..'))});
+        const out = [];
+        for (const alg of ['sha256', 'md5', 'sha3-256', 'RSA-SHA1', 'shake256'])
+          for (let n = 0; n < 200; n += 7) out.push(hash(alg, 'w'.repeat(n), 'base64'));
+        parentPort.postMessage(out);`;
+      const want = [];
+      for (const alg of ['sha256', 'md5', 'sha3-256', 'RSA-SHA1', 'shake256']) {
+        for (let n = 0; n < 200; n += 7) want.push(expected(alg, 'w'.repeat(n), 'base64'));
+      }
+      const results = await Promise.all([0, 1, 2, 3].map(() => new Promise((resolve, reject) => {
+        const w = new Worker(source, { eval: true });
+        w.once('message', resolve);
+        w.once('error', reject);
+      })));
+      for (const r of results) assert.deepStrictEqual(r, want);
+    });
+  });
+});
