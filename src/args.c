@@ -24,7 +24,7 @@ static const uint8_t element_size[] = {
 };
 
 static int get_string(napi_env env, napi_value value, fh_input *in) {
-  size_t units, need, written;
+  size_t units, cap;
   napi_status status;
 
   /* A UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units,
@@ -36,22 +36,29 @@ static int get_string(napi_env env, napi_value value, fh_input *in) {
     in->data = in->stack;
     return 1;
   }
-  CALL(env, napi_get_value_string_utf8(env, value, NULL, 0, &need));
-  in->heap = malloc(need + 1);
+  /* Long strings: size the copy by the same bound, so the string is walked
+   * once; untouched pages of a large allocation cost nothing. Only when that
+   * much cannot be had, walk it for its exact UTF-8 length. */
+  cap = 3 * units + 1;
+  in->heap = malloc(cap);
+  if (in->heap == NULL) {
+    CALL(env, napi_get_value_string_utf8(env, value, NULL, 0, &cap));
+    cap += 1;
+    in->heap = malloc(cap);
+  }
   if (in->heap == NULL) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-             "Failed to allocate %zu bytes to encode a string", need + 1);
+             "Failed to allocate %zu bytes to encode a string", cap);
     return 0;
   }
-  status = napi_get_value_string_utf8(env, value, (char *)in->heap, need + 1,
-                                      &written);
+  status = napi_get_value_string_utf8(env, value, (char *)in->heap, cap,
+                                      &in->len);
   if (status != napi_ok) {
     fh_input_release(in);
     fh_throw_napi(env, status);
     return 0;
   }
   in->data = in->heap;
-  in->len = written;
   return 1;
 }
 
