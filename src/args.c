@@ -68,13 +68,7 @@ static int get_view(napi_env env, napi_value value, fh_input *in) {
   void *data = NULL;
   bool is_typedarray, is_dataview;
 
-  /* Node answers napi_get_buffer_info for every ArrayBufferView with its
-   * viewed bytes, and it is the cheapest query; the documented per-kind
-   * queries below stay as the fallback should that ever narrow. */
-  if (napi_get_buffer_info(env, value, &data, &in->len) == napi_ok) {
-    in->data = data;
-    return 1;
-  }
+  /* Reached only if napi_get_buffer_info ever narrows to Uint8Array. */
   CALL(env, napi_is_typedarray(env, value, &is_typedarray));
   if (is_typedarray) {
     CALL(env, napi_get_typedarray_info(env, value, &type, &length, &data, NULL,
@@ -101,10 +95,18 @@ static int get_view(napi_env env, napi_value value, fh_input *in) {
 
 int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   napi_valuetype type;
+  void *data;
 
   in->data = NULL;
   in->len = 0;
   in->heap = NULL;
+  /* Node answers napi_get_buffer_info for every ArrayBufferView with its
+   * viewed bytes, and it is the cheapest query: views, the common case, take
+   * one call and no typeof. */
+  if (napi_get_buffer_info(env, value, &data, &in->len) == napi_ok) {
+    in->data = data;
+    return 1;
+  }
   CALL(env, napi_typeof(env, value, &type));
   if (type == napi_string) return get_string(env, value, in);
   if (type == napi_object) return get_view(env, value, in);
