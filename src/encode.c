@@ -6,6 +6,10 @@
 
 #include <openssl/crypto.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "fast_hash.h"
 
 const char *const fh_encoding_names[FH_ENC_COUNT] = {
@@ -52,12 +56,41 @@ static size_t encoded_length(fh_encoding enc, size_t n) {
 
 /* restrict: without it every store may alias the next digest byte, and the
  * loop runs one byte at a time through memory. */
-static void encode_hex(char *restrict dst, const uint8_t *restrict src,
-                       size_t n) {
+static void encode_hex_pairs(char *restrict dst, const uint8_t *restrict src,
+                             size_t n) {
   size_t i;
 
   for (i = 0; i < n; i++) memcpy(dst + 2 * i, hex_pairs + 2 * src[i], 2);
 }
+
+#if defined(__SSE2__)
+/* SSE2 is part of every x86-64 CPU: 16 bytes become 32 digits in a dozen
+ * instructions (nibbles interleaved, '0' added, 'a'-'0'-10 more where > 9),
+ * half the time of the table for a SHA-256 digest. */
+static void encode_hex(char *restrict dst, const uint8_t *restrict src,
+                       size_t n) {
+  const __m128i low_nibble = _mm_set1_epi8(0x0f), nine = _mm_set1_epi8(9);
+  const __m128i zero = _mm_set1_epi8('0'), gap = _mm_set1_epi8('a' - '0' - 10);
+  size_t i = 0;
+
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), low_nibble);
+    __m128i lo = _mm_and_si128(v, low_nibble);
+    __m128i a = _mm_unpacklo_epi8(hi, lo), b = _mm_unpackhi_epi8(hi, lo);
+
+    a = _mm_add_epi8(_mm_add_epi8(a, zero),
+                     _mm_and_si128(_mm_cmpgt_epi8(a, nine), gap));
+    b = _mm_add_epi8(_mm_add_epi8(b, zero),
+                     _mm_and_si128(_mm_cmpgt_epi8(b, nine), gap));
+    _mm_storeu_si128((__m128i *)(dst + 2 * i), a);
+    _mm_storeu_si128((__m128i *)(dst + 2 * i + 16), b);
+  }
+  encode_hex_pairs(dst + 2 * i, src + i, n - i);
+}
+#else
+#define encode_hex encode_hex_pairs
+#endif
 
 /* Node's base64 pads with '='; its base64url does not pad. */
 static void encode_base64(char *dst, const uint8_t *src, size_t n,
