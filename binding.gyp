@@ -9,9 +9,14 @@
         "src/algs.c",
         "src/digest.c",
         "src/hash.c",
-        "src/encode.c"
+        "src/encode.c",
+        "src/hmac.c",
+        "src/hmac_key.c"
       ],
       "defines": [
+        # The low-level digest structs are deprecated in OpenSSL 3 but still
+        # exported by Node's OpenSSL: they are the fast path on purpose.
+        "OPENSSL_SUPPRESS_DEPRECATED",
         "NAPI_VERSION=8",
         "NAPI_DISABLE_CPP_EXCEPTIONS"
       ],

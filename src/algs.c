@@ -34,8 +34,9 @@ fh_state *fh_state_new(void) {
 
   if (st == NULL) return NULL;
   st->ctx = EVP_MD_CTX_new();
-  if (st->ctx == NULL) {
-    free(st);
+  st->ctx2 = EVP_MD_CTX_new();
+  if (st->ctx == NULL || st->ctx2 == NULL) {
+    fh_state_free(st);
     return NULL;
   }
   /* In FIPS mode the provider's policy must see every digest. */
@@ -51,6 +52,7 @@ void fh_state_free(fh_state *st) {
   if (st == NULL) return;
   for (i = 0; i < st->nalgs; i++) EVP_MD_free(st->algs[i].md);
   EVP_MD_CTX_free(st->ctx);
+  EVP_MD_CTX_free(st->ctx2);
   free(st);
 }
 

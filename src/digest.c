@@ -3,23 +3,9 @@
  * time of EVP_Digest for short inputs. Everything else reuses the
  * environment's EVP_MD_CTX. */
 
-/* The low-level digest API is deprecated in OpenSSL 3 but still exported by
- * Node's OpenSSL; it is the fast path on purpose. */
-#define OPENSSL_SUPPRESS_DEPRECATED
-
-#include <openssl/md5.h>
-#include <openssl/sha.h>
-
 #include "fast_hash.h"
 
-typedef union {
-  MD5_CTX md5;
-  SHA_CTX sha1;
-  SHA256_CTX sha256;
-  SHA512_CTX sha512;
-} fh_ll_ctx;
-
-static int ll_init(fh_kind kind, fh_ll_ctx *c) {
+int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Init(&c->md5);
     case FH_KIND_SHA1: return SHA1_Init(&c->sha1);
@@ -31,7 +17,7 @@ static int ll_init(fh_kind kind, fh_ll_ctx *c) {
   }
 }
 
-static int ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
+int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Update(&c->md5, p, n);
     case FH_KIND_SHA1: return SHA1_Update(&c->sha1, p, n);
@@ -43,7 +29,7 @@ static int ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
   }
 }
 
-static int ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
+int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Final(out, &c->md5);
     case FH_KIND_SHA1: return SHA1_Final(out, &c->sha1);
@@ -55,8 +41,7 @@ static int ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
   }
 }
 
-/* The bytes of the union a kind uses: wiping all 216 for MD5 is waste. */
-static size_t ll_size(fh_kind kind) {
+size_t fh_ll_size(fh_kind kind) {
   switch (kind) {
     case FH_KIND_MD5: return sizeof(MD5_CTX);
     case FH_KIND_SHA1: return sizeof(SHA_CTX);
@@ -88,8 +73,8 @@ int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
     if (alg->xof && outlen == 0) return 1;
     return evp_digest(st->ctx, alg, data, len, out, outlen);
   }
-  ok = ll_init(alg->kind, &c) && ll_update(alg->kind, &c, data, len) &&
-       ll_final(alg->kind, &c, out);
-  OPENSSL_cleanse(&c, ll_size(alg->kind));
+  ok = fh_ll_init(alg->kind, &c) && fh_ll_update(alg->kind, &c, data, len) &&
+       fh_ll_final(alg->kind, &c, out);
+  OPENSSL_cleanse(&c, fh_ll_size(alg->kind));
   return ok;
 }

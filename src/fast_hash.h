@@ -7,6 +7,8 @@
 
 #include <node_api.h>
 #include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <openssl/sha.h>
 
 /* ---- errors (error.c) ---------------------------------------------------- */
 
@@ -62,12 +64,17 @@ typedef struct {
 /* One slot per distinct digest; far more than OpenSSL has. */
 #define FH_MAX_ALGS 64
 
+/* The largest block of an HMAC-capable digest (SHA3-224: 144 bytes; SHAKE128
+ * has 168 but is an XOF). OpenSSL 3.0 defines no constant for it. */
+#define FH_MAX_BLOCK 168
+
 /* Per-environment state (Node-API instance data): every worker thread that
  * loads the addon has its own, so nothing here is shared between threads. */
 typedef struct {
   fh_alg algs[FH_MAX_ALGS];
   uint32_t nalgs;
   EVP_MD_CTX *ctx;   /* reused by every EVP-path digest of this environment */
+  EVP_MD_CTX *ctx2;  /* and, for HMAC, the outer state beside it */
   int evp_only;      /* FIPS mode or FAST_HASH_FORCE_EVP=1: no low-level path */
 } fh_state;
 
@@ -80,10 +87,58 @@ int fh_alg_resolve(fh_state *st, const char *name);
 
 /* ---- digests (digest.c) -------------------------------------------------- */
 
+/* Low-level contexts, one of which lives on the stack per call. */
+typedef union {
+  MD5_CTX md5;
+  SHA_CTX sha1;
+  SHA256_CTX sha256;
+  SHA512_CTX sha512;
+} fh_ll_ctx;
+
+int fh_ll_init(fh_kind kind, fh_ll_ctx *c);
+int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n);
+int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out);
+/* The bytes of the union that `kind` uses: what must be copied and wiped. */
+size_t fh_ll_size(fh_kind kind);
+
 /* Digests data[0..len) into out[0..outlen). outlen must be alg->size unless
  * alg->xof. Returns 1, or 0 with the reason on OpenSSL's error queue. */
 int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
               size_t len, uint8_t *out, size_t outlen);
+
+/* ---- HMAC (hmac.c) ------------------------------------------------------- */
+
+typedef struct fh_input fh_input;
+
+/* The keyed inner and outer states of an HMAC (RFC 2104): H(K0 ^ ipad) and
+ * H(K0 ^ opad), before any message. Low-level kinds use the structs; EVP
+ * kinds the two contexts, which the caller owns. */
+typedef struct {
+  fh_ll_ctx inner, outer;
+  EVP_MD_CTX *inner_evp, *outer_evp;
+} fh_hmac_pads;
+
+/* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
+int fh_hmac_capable(const fh_alg *alg);
+
+/* Keys the pads. inner_evp/outer_evp must be set for EVP kinds. Returns 1,
+ * or 0 with the reason on OpenSSL's queue; wipes its key block either way. */
+int fh_hmac_pads_init(fh_state *st, const fh_alg *alg, const uint8_t *key,
+                      size_t keylen, fh_hmac_pads *p);
+
+/* Finishes: inner absorbs the message, outer the inner digest; alg->size
+ * bytes go to out. The pads are used up; wipe them after. */
+int fh_hmac_pads_final(const fh_alg *alg, fh_hmac_pads *p, const uint8_t *data,
+                       size_t len, uint8_t *out);
+
+/* Wipes what the pads hold (low-level structs) or reset their contexts, which
+ * makes OpenSSL clear and free the provider state. */
+void fh_hmac_pads_wipe(const fh_alg *alg, fh_hmac_pads *p);
+
+/* Compares a computed MAC with the caller's bytes in constant time and sets
+ * result to the JS boolean. */
+int fh_verdict(napi_env env, const uint8_t *mac, size_t n,
+               const fh_input *given, napi_value *result);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -91,12 +146,12 @@ int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
  * 3 bytes per unit); longer ones into one heap buffer. */
 #define FH_STACK_STRING_UNITS 1024
 
-typedef struct {
+struct fh_input {
   const uint8_t *data;
   size_t len;
   uint8_t *heap;  /* owned copy of a long string, else NULL */
   uint8_t stack[3 * FH_STACK_STRING_UNITS + 1];
-} fh_input;
+};
 
 /* Reads a string (as UTF-8) or an ArrayBufferView's bytes. For views, `data`
  * points into the JS buffer and is valid until JS runs again. */
@@ -104,6 +159,9 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in);
 void fh_input_release(fh_input *in);
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
+
+/* A Buffer (any ArrayBufferView) to write a result into. */
+int fh_get_output(napi_env env, napi_value value, void **data, size_t *len);
 int fh_get_size(napi_env env, napi_value value, size_t *out);
 /* The slot for an ID from the shim, checked: IDs are only ever handed out by
  * resolve(), but the binding must not trust its caller. */
@@ -133,5 +191,19 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
 napi_value fh_hash(napi_env env, napi_callback_info info);
 napi_value fh_hash_into(napi_env env, napi_callback_info info);
 napi_value fh_resolve(napi_env env, napi_callback_info info);
+
+/* Shared by the hash and HMAC entry points: the JS result for a digest. */
+int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen);
+
+/* ---- exported functions (hmac.c, hmac_key.c) ----------------------------- */
+
+napi_value fh_hmac(napi_env env, napi_callback_info info);
+napi_value fh_hmac_into(napi_env env, napi_callback_info info);
+napi_value fh_hmac_verify(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_new(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info);
 
 #endif /* FAST_HASH_H */

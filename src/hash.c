@@ -12,7 +12,7 @@
 
 #include "fast_hash.h"
 
-static int check_length(napi_env env, const fh_alg *alg, size_t outlen) {
+int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen) {
   if (alg->xof || outlen == alg->size) return 1;
   fh_throw(env, FH_ERROR, "ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH",
            "Output length %zu is invalid for a digest of %u bytes, which "
@@ -68,7 +68,6 @@ napi_value fh_hash_into(napi_env env, napi_callback_info info) {
   fh_state *st;
   const fh_alg *alg;
   fh_input in;
-  bool is_buffer;
   int ok;
 
   uint32_t id;
@@ -77,14 +76,8 @@ napi_value fh_hash_into(napi_env env, napi_callback_info info) {
   st = data;
   if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg))
     return NULL;
-  CALL(env, napi_is_buffer(env, argv[2], &is_buffer));
-  if (!is_buffer) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
-             "The output must be a Buffer");
-    return NULL;
-  }
-  CALL(env, napi_get_buffer_info(env, argv[2], &out, &outlen));
-  if (!check_length(env, alg, outlen) || !fh_get_input(env, argv[1], &in))
+  if (!fh_get_output(env, argv[2], &out, &outlen) ||
+      !fh_output_length_ok(env, alg, outlen) || !fh_get_input(env, argv[1], &in))
     return NULL;
   ok = fh_digest(st, alg, in.data, in.len, out, outlen);
   fh_input_release(&in);
