@@ -3,150 +3,176 @@
 // up once, cached), then one call into C, which digests and encodes.
 
 const crypto = require('crypto');
-const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,
-} = require('./errors');
+  ENC_HEX, fromBuffer, lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm,
+  toBytes, toKeyBytes, wipeKey, parseOptions, outputLength, macBytes,
+} = require('./args');
+const { makeError } = require('./errors');
 
-// ---- output encodings -----------------------------------------------------
-// Non-negative IDs are made into strings in C; the negative ones fill a
-// Buffer in C, which is returned as is or turned into text by Buffer#toString.
-const { hex: ENC_HEX, base64: ENC_BASE64, base64url: ENC_BASE64URL, latin1: ENC_LATIN1 } =
-  binding.encodings;
-const ENC_BUFFER = -1;
-const TEXT_ENCODINGS = ['', 'buffer', 'utf8', 'utf16le', 'ascii']; // by -id
-const ENCODINGS = new Map([
-  ['hex', ENC_HEX],
-  ['base64', ENC_BASE64],
-  ['base64url', ENC_BASE64URL],
-  ['latin1', ENC_LATIN1],
-  ['binary', ENC_LATIN1],
-  ['buffer', ENC_BUFFER],
-  ['utf8', -2],
-  ['utf-8', -2],
-  ['', -2], // Node's normalizeEncoding('') is 'utf8', and crypto.hash agrees
-  ['ucs2', -3],
-  ['ucs-2', -3],
-  ['utf16le', -3],
-  ['utf-16le', -3],
-  ['ascii', -4],
-]);
-
-function encodingId(encoding, name, caller) {
-  if (encoding === 'hex') return ENC_HEX;
-  if (typeof encoding !== 'string') {
-    throw invalidArgType(name, 'of type string', encoding, caller);
-  }
-  let id = ENCODINGS.get(encoding);
-  if (id === undefined) id = ENCODINGS.get(encoding.toLowerCase());
-  if (id === undefined) throw invalidArgValue(name, encoding, caller);
-  return id;
-}
-
-// ---- algorithms -------------------------------------------------------------
-// name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
-// are cached, and the cache is bounded, so junk names cannot grow it.
-const algorithms = new Map();
-const MAX_CACHED_NAMES = 1024;
-// The name of the previous call and its entry: the common case is one
+// The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
 let lastName = '';
 let lastAlg;
-
-function lookupAlgorithm(name, caller) {
-  let alg = algorithms.get(name);
-  if (alg === undefined) {
-    const found = binding.resolve(name);
-    if (found === undefined) throw invalidDigest(name, caller);
-    alg = { ...found, name: name.toLowerCase() };
-    if (algorithms.size >= MAX_CACHED_NAMES) algorithms.clear();
-    algorithms.set(name, alg);
-  }
-  lastName = name;
-  lastAlg = alg;
-  return alg;
-}
-
-// ---- shared argument rules --------------------------------------------------
-const DATA_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
-  'DataView, ArrayBuffer, or SharedArrayBuffer';
-
-// Strings and views go to C as they are; whole ArrayBuffers get a view.
-function toBytes(value, name, caller) {
-  if (isAnyArrayBuffer(value)) return new Uint8Array(value);
-  throw invalidArgType(name, DATA_TYPES, value, caller);
-}
-
-// Parsed options land here rather than in a fresh object per call.
-let optEncoding = ENC_HEX;
-let optLength = -1;
-
-function parseOptions(options, caller) {
-  optLength = -1;
-  if (typeof options === 'string') {
-    optEncoding = encodingId(options, 'outputEncoding', caller);
-    return;
-  }
-  if (typeof options !== 'object' || options === null) {
-    throw invalidArgType('outputEncoding', 'of type string or an instance of Object',
-      options, caller);
-  }
-  const { outputEncoding, outputLength } = options;
-  optEncoding = outputEncoding === undefined ? ENC_HEX :
-    encodingId(outputEncoding, 'options.outputEncoding', caller);
-  if (outputLength !== undefined) {
-    if (!Number.isSafeInteger(outputLength) || outputLength < 0) {
-      throw outOfRange('options.outputLength', 'a non-negative safe integer',
-        outputLength, caller);
-    }
-    optLength = outputLength;
-  }
-}
-
-function outputLength(alg, caller) {
-  if (optLength < 0 || optLength === alg.size) return alg.size;
-  if (!alg.xof) {
-    throw makeError(Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH',
-      `Output length ${optLength} is invalid for ${alg.name}, which does not support XOF`,
-      caller);
-  }
-  if (optLength > MAX_LENGTH) {
-    throw outOfRange('options.outputLength', `<= ${MAX_LENGTH}`, optLength, caller);
-  }
-  return optLength;
-}
-const MAX_LENGTH = require('buffer').constants.MAX_LENGTH;
-
-// Fills a Buffer in C; 'buffer' returns it, rarer encodings decode it in JS.
-function digestToBuffer(id, data, length, encoding) {
-  const out = Buffer.allocUnsafe(length);
-  binding.hashInto(id, data, out);
-  return encoding === ENC_BUFFER ? out : out.toString(TEXT_ENCODINGS[-encoding]);
-}
-
-// ---- public functions -------------------------------------------------------
 
 function hash(algorithm, data, options) {
   let alg;
   if (algorithm === lastName && lastAlg !== undefined) {
     alg = lastAlg;
-  } else if (typeof algorithm !== 'string') {
-    throw invalidArgType('algorithm', 'of type string', algorithm, hash);
+  } else {
+    checkAlgorithm(algorithm, hash);
   }
   if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
     data = toBytes(data, 'data', hash);
   }
   if (options === undefined) {
-    if (alg === undefined) alg = lookupAlgorithm(algorithm, hash);
+    if (alg === undefined) alg = hashAlgorithm(algorithm);
     return binding.hash(alg.id, data, alg.size);
   }
-  parseOptions(options, hash);
-  if (alg === undefined) alg = lookupAlgorithm(algorithm, hash);
-  const encoding = optEncoding;
-  const length = outputLength(alg, hash);
+  const { encoding, length: requested } = parseOptions(options, true, hash);
+  if (alg === undefined) alg = hashAlgorithm(algorithm);
+  const length = outputLength(alg, requested, hash);
   if (encoding >= 0) return binding.hash(alg.id | (encoding << 8), data, length);
-  return digestToBuffer(alg.id, data, length, encoding);
+  const out = Buffer.allocUnsafe(length);
+  binding.hashInto(alg.id, data, out);
+  return fromBuffer(out, encoding);
+}
+
+function hashAlgorithm(name) {
+  const alg = lookupAlgorithm(name, hash);
+  lastName = name;
+  lastAlg = alg;
+  return alg;
+}
+
+// HMAC keeps its own last-name cache: XOFs are refused here, not in hash().
+let lastHmacName = '';
+let lastHmacAlg;
+
+function hmacAlgorithm(name, caller) {
+  if (name === lastHmacName && lastHmacAlg !== undefined) return lastHmacAlg;
+  checkAlgorithm(name, caller);
+  const alg = lookupHmacAlgorithm(name, caller);
+  lastHmacName = name;
+  lastHmacAlg = alg;
+  return alg;
+}
+
+function hmac(algorithm, key, data, options) {
+  if (typeof algorithm !== 'string') checkAlgorithm(algorithm, hmac);
+  const original = key;
+  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmac);
+  try {
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
+      data = toBytes(data, 'data', hmac);
+    }
+    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
+    const alg = hmacAlgorithm(algorithm, hmac);
+    if (encoding >= 0) return binding.hmac(alg.id | (encoding << 8), key, data);
+    const out = Buffer.allocUnsafe(alg.size);
+    binding.hmacInto(alg.id, key, data, out);
+    return fromBuffer(out, encoding);
+  } finally {
+    if (key !== original) wipeKey(original, key);
+  }
+}
+
+function verifyHmac(algorithm, key, data, mac, macEncoding) {
+  if (typeof algorithm !== 'string') checkAlgorithm(algorithm, verifyHmac);
+  const original = key;
+  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, verifyHmac);
+  try {
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
+      data = toBytes(data, 'data', verifyHmac);
+    }
+    const expected = macBytes(mac, macEncoding, verifyHmac);
+    const alg = hmacAlgorithm(algorithm, verifyHmac);
+    return expected !== null && binding.hmacVerify(alg.id, key, data, expected);
+  } finally {
+    if (key !== original) wipeKey(original, key);
+  }
+}
+
+const kConstruct = Symbol('fast-hash HmacKey');
+
+// HMAC states keyed once: each digest costs the message blocks plus one outer
+// block. Usable on the thread that created it.
+class HmacKey {
+  #handle;
+  #algorithm;
+  #size;
+  #destroyed = false;
+
+  constructor(token, handle, alg) {
+    if (token !== kConstruct) {
+      throw makeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR',
+        'Illegal constructor: use createHmacKey()', HmacKey);
+    }
+    this.#handle = handle;
+    this.#algorithm = alg.name;
+    this.#size = alg.size;
+  }
+
+  get algorithm() {
+    if (!(#handle in this)) throw invalidThis('algorithm');
+    return this.#algorithm;
+  }
+
+  digest(data, options) {
+    if (!(#handle in this)) throw invalidThis('digest');
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
+      data = toBytes(data, 'data', this.digest);
+    }
+    const encoding = options === undefined ? ENC_HEX :
+      parseOptions(options, false, this.digest).encoding;
+    if (encoding >= 0) return binding.hmacKeyDigest(this.#handle, encoding, data);
+    const out = Buffer.allocUnsafe(this.#size);
+    binding.hmacKeyDigestInto(this.#handle, data, out);
+    return fromBuffer(out, encoding);
+  }
+
+  verify(data, mac, macEncoding) {
+    if (!(#handle in this)) throw invalidThis('verify');
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
+      data = toBytes(data, 'data', this.verify);
+    }
+    const expected = macBytes(mac, macEncoding, this.verify);
+    // An undecodable MAC still goes to C (as no bytes, which never match), so
+    // a destroyed key throws whatever the MAC.
+    return binding.hmacKeyVerify(this.#handle, data, expected === null ? EMPTY : expected);
+  }
+
+  // Wipes the keyed states now rather than at garbage collection. Later
+  // digest() and verify() calls throw ERR_INVALID_STATE; destroy() again
+  // does nothing.
+  destroy() {
+    if (!(#handle in this)) throw invalidThis('destroy');
+    if (this.#destroyed) return;
+    binding.hmacKeyDestroy(this.#handle);
+    this.#destroyed = true;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'HmacKey';
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function invalidThis(what) {
+  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);
+}
+
+function createHmacKey(algorithm, key) {
+  checkAlgorithm(algorithm, createHmacKey);
+  const original = key;
+  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, createHmacKey);
+  try {
+    const alg = hmacAlgorithm(algorithm, createHmacKey);
+    return new HmacKey(kConstruct, binding.hmacKeyNew(alg.id, key), alg);
+  } finally {
+    if (key !== original) wipeKey(original, key);
+  }
 }
 
 let hashNames;
@@ -157,4 +183,4 @@ function getHashes() {
   return hashNames.slice();
 }
 
-module.exports = { hash, getHashes };
+module.exports = { hash, hmac, createHmacKey, verifyHmac, getHashes };

@@ -5,5 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const fastHash = require('./index.js');
 
-export const { hash, getHashes } = fastHash;
+export const {
+  hash, hmac, createHmacKey, verifyHmac, getHashes,
+} = fastHash;
 export default fastHash;

@@ -5,6 +5,7 @@
  * two low-level contexts and the inner digest live on the stack and are
  * wiped on every exit. Other digests use the environment's two EVP
  * contexts. */
+#include <stddef.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -65,7 +66,7 @@ int fh_hmac_pads_final(const fh_alg *alg, fh_hmac_pads *p, const uint8_t *data,
          fh_ll_update(alg->kind, &p->outer, inner, alg->size) &&
          fh_ll_final(alg->kind, &p->outer, out);
   }
-  OPENSSL_cleanse(inner, sizeof(inner));
+  OPENSSL_cleanse(inner, alg->size);
   return ok;
 }
 
@@ -74,8 +75,10 @@ void fh_hmac_pads_wipe(const fh_alg *alg, fh_hmac_pads *p) {
     EVP_MD_CTX_reset(p->inner_evp);
     EVP_MD_CTX_reset(p->outer_evp);
   } else {
-    OPENSSL_cleanse(&p->inner, fh_ll_size(alg->kind));
-    OPENSSL_cleanse(&p->outer, fh_ll_size(alg->kind));
+    /* inner and outer are adjacent: one call wipes both. */
+    OPENSSL_cleanse(&p->inner, offsetof(fh_hmac_pads, outer) -
+                                   offsetof(fh_hmac_pads, inner) +
+                                   fh_ll_size(alg->kind));
   }
 }
 

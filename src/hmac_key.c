@@ -160,9 +160,10 @@ napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[1], &enc)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[2], &k, mac))
+  if (key_mac_args(env, self, argv[0], argv[2], &k, mac)) {
     fh_make_string(env, (fh_encoding)enc, mac, k->alg.size, &result);
-  OPENSSL_cleanse(mac, sizeof(mac));
+    OPENSSL_cleanse(mac, k->alg.size);
+  }
   return result;
 }
 

@@ -1,0 +1,222 @@
+'use strict';
+// Argument rules shared by every public function: algorithm names and
+// encodings become small integer IDs (looked up once, cached), data and keys
+// become something the C side reads directly.
+
+const { KeyObject } = require('crypto');
+const { isAnyArrayBuffer, isKeyObject, isCryptoKey } = require('util').types;
+const { constants: { MAX_LENGTH } } = require('buffer');
+const binding = require('./binding');
+const {
+  makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,
+} = require('./errors');
+
+// ---- output encodings -------------------------------------------------------
+// Non-negative IDs are made into strings in C; the negative ones fill a
+// Buffer in C, which is returned as is or turned into text by Buffer#toString.
+const { hex: ENC_HEX, base64: ENC_BASE64, base64url: ENC_BASE64URL, latin1: ENC_LATIN1 } =
+  binding.encodings;
+const ENC_BUFFER = -1;
+const TEXT_ENCODINGS = ['', 'buffer', 'utf8', 'utf16le', 'ascii']; // by -id
+const ENCODINGS = new Map([
+  ['hex', ENC_HEX],
+  ['base64', ENC_BASE64],
+  ['base64url', ENC_BASE64URL],
+  ['latin1', ENC_LATIN1],
+  ['binary', ENC_LATIN1],
+  ['buffer', ENC_BUFFER],
+  ['utf8', -2],
+  ['utf-8', -2],
+  ['', -2], // Node's normalizeEncoding('') is 'utf8', and crypto.hash agrees
+  ['ucs2', -3],
+  ['ucs-2', -3],
+  ['utf16le', -3],
+  ['utf-16le', -3],
+  ['ascii', -4],
+]);
+
+function encodingId(encoding, name, caller) {
+  if (encoding === 'hex') return ENC_HEX;
+  if (typeof encoding !== 'string') {
+    throw invalidArgType(name, 'of type string', encoding, caller);
+  }
+  let id = ENCODINGS.get(encoding);
+  if (id === undefined) id = ENCODINGS.get(encoding.toLowerCase());
+  if (id === undefined) throw invalidArgValue(name, encoding, caller);
+  return id;
+}
+
+// Turns a native result Buffer into what `encoding` (a negative ID) asks for.
+function fromBuffer(out, encoding) {
+  return encoding === ENC_BUFFER ? out : out.toString(TEXT_ENCODINGS[-encoding]);
+}
+
+// ---- algorithms -------------------------------------------------------------
+// name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
+// are cached, and the cache is bounded, so junk names cannot grow it.
+const algorithms = new Map();
+const MAX_CACHED_NAMES = 1024;
+
+function lookupAlgorithm(name, caller) {
+  let alg = algorithms.get(name);
+  if (alg === undefined) {
+    const found = binding.resolve(name);
+    if (found === undefined) throw invalidDigest(name, caller);
+    alg = { ...found, name: name.toLowerCase() };
+    if (algorithms.size >= MAX_CACHED_NAMES) algorithms.clear();
+    algorithms.set(name, alg);
+  }
+  return alg;
+}
+
+// HMAC refuses XOFs, as createHmac does (there with no code).
+function lookupHmacAlgorithm(name, caller) {
+  const alg = lookupAlgorithm(name, caller);
+  if (alg.xof) throw invalidDigest(name, caller);
+  return alg;
+}
+
+function checkAlgorithm(algorithm, caller) {
+  if (typeof algorithm !== 'string') {
+    throw invalidArgType('algorithm', 'of type string', algorithm, caller);
+  }
+}
+
+// ---- data and keys ------------------------------------------------------------
+const DATA_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
+  'DataView, ArrayBuffer, or SharedArrayBuffer';
+const KEY_TYPES = 'of type string or an instance of ArrayBuffer, Buffer, ' +
+  'TypedArray, DataView, KeyObject, CryptoKey, or SharedArrayBuffer';
+
+// Strings and views go to C as they are (the callers test for those inline,
+// the common case); whole ArrayBuffers get a view.
+function toBytes(value, name, caller) {
+  if (isAnyArrayBuffer(value)) return new Uint8Array(value);
+  throw invalidArgType(name, DATA_TYPES, value, caller);
+}
+
+// Keys that are not strings or views: ArrayBuffers get a view; secret
+// KeyObjects and CryptoKeys are exported to a Buffer, which the caller must
+// wipe after use (see wipeKey).
+function toKeyBytes(key, caller) {
+  if (isAnyArrayBuffer(key)) return new Uint8Array(key);
+  let keyObject;
+  if (isKeyObject(key)) keyObject = key;
+  else if (isCryptoKey(key)) keyObject = KeyObject.from(key);
+  else throw invalidArgType('key', KEY_TYPES, key, caller);
+  if (keyObject.type !== 'secret') {
+    throw makeError(TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE',
+      `Invalid key object type ${keyObject.type}, expected secret.`, caller);
+  }
+  return keyObject.export();
+}
+
+// Only exported copies are ours to wipe; the caller's own bytes are not.
+function wipeKey(original, bytes) {
+  if (bytes !== original && Buffer.isBuffer(bytes)) bytes.fill(0);
+}
+
+// ---- options ----------------------------------------------------------------
+// Parsed options land here rather than in a fresh object per call.
+const parsed = { encoding: ENC_HEX, length: -1 };
+
+// `options` is an encoding name or { outputEncoding, outputLength }.
+// outputLength is read only when `withLength` (HMAC ignores it, as
+// createHmac does).
+function parseOptions(options, withLength, caller) {
+  parsed.length = -1;
+  if (typeof options === 'string') {
+    parsed.encoding = encodingId(options, 'outputEncoding', caller);
+    return parsed;
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw invalidArgType('outputEncoding', 'of type string or an instance of Object',
+      options, caller);
+  }
+  const { outputEncoding } = options;
+  parsed.encoding = outputEncoding === undefined ? ENC_HEX :
+    encodingId(outputEncoding, 'options.outputEncoding', caller);
+  if (withLength) {
+    const { outputLength } = options;
+    if (outputLength !== undefined) {
+      if (!Number.isSafeInteger(outputLength) || outputLength < 0) {
+        throw outOfRange('options.outputLength', 'a non-negative safe integer',
+          outputLength, caller);
+      }
+      parsed.length = outputLength;
+    }
+  }
+  return parsed;
+}
+
+function outputLength(alg, requested, caller) {
+  if (requested < 0 || requested === alg.size) return alg.size;
+  if (!alg.xof) {
+    throw makeError(Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH',
+      `Output length ${requested} is invalid for ${alg.name}, which does not support XOF`,
+      caller);
+  }
+  if (requested > MAX_LENGTH) {
+    throw outOfRange('options.outputLength', `<= ${MAX_LENGTH}`, requested, caller);
+  }
+  return requested;
+}
+
+// ---- MACs to compare ----------------------------------------------------------
+// A MAC given as a string is decoded strictly: a string that is not exactly
+// some bytes in `encoding` cannot equal a MAC, so it gives null (false),
+// never a guess that Buffer.from's lenient decoders would make.
+const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+const LATIN1 = /^[\x00-\xff]*$/;
+
+function decodeMac(mac, encoding) {
+  switch (encoding) {
+    case ENC_HEX:
+      return HEX.test(mac) ? Buffer.from(mac, 'hex') : null;
+    case ENC_BASE64:
+    case ENC_BASE64URL: {
+      // The canonical text of the decoded bytes, with or without padding;
+      // another alphabet, white space or stray bits do not match it.
+      const bytes = Buffer.from(mac, 'base64');
+      const text = encoding === ENC_BASE64 ?
+        bytes.toString('base64').replace(/=+$/, '') : bytes.toString('base64url');
+      const padded = text + '='.repeat((4 - (text.length % 4)) % 4);
+      return mac === text || mac === padded ? bytes : null;
+    }
+    case ENC_LATIN1:
+      return LATIN1.test(mac) ? Buffer.from(mac, 'latin1') : null;
+    default:
+      return Buffer.from(mac, TEXT_ENCODINGS[-encoding]);
+  }
+}
+
+const MAC_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
+  'DataView, ArrayBuffer, or SharedArrayBuffer';
+
+// The bytes of `mac` (a view, a buffer, or a string in macEncoding), or null
+// when the string cannot be decoded.
+function macBytes(mac, macEncoding, caller) {
+  const encoding = macEncoding === undefined ? ENC_HEX :
+    encodingId(macEncoding, 'macEncoding', caller);
+  if (encoding === ENC_BUFFER) throw invalidArgValue('macEncoding', macEncoding, caller);
+  if (ArrayBuffer.isView(mac)) return mac;
+  if (typeof mac === 'string') return decodeMac(mac, encoding);
+  if (isAnyArrayBuffer(mac)) return new Uint8Array(mac);
+  throw invalidArgType('mac', MAC_TYPES, mac, caller);
+}
+
+module.exports = {
+  ENC_HEX,
+  ENC_BUFFER,
+  encodingId,
+  fromBuffer,
+  lookupAlgorithm,
+  lookupHmacAlgorithm,
+  checkAlgorithm,
+  toBytes,
+  toKeyBytes,
+  wipeKey,
+  parseOptions,
+  outputLength,
+  macBytes,
+};
