@@ -9,11 +9,11 @@
 //          [--rounds 7] [--batch-ms 75] [--warmup-ms 200] [--json out.json]
 //
 // A benchmark, not a test: it never fails on speed, only on a wrong result.
+// The harness (timing, tables, options, --json) is in ./common.js.
 
 const crypto = require('crypto');
-const fs = require('fs');
-const os = require('os');
 const fastHash = require('..');
+const bench = require('./common');
 
 // ---- options ------------------------------------------------------------------
 const FULL = {
@@ -24,45 +24,10 @@ const FULL = {
   rounds: 7, batchMs: 75, warmupMs: 200, json: null,
 };
 const QUICK = { ...FULL, alg: ['sha256', 'sha512'], size: [16, 64], rounds: 3, batchMs: 25, warmupMs: 100 };
-const INPUTS = ['buffer', 'string', 'string-utf8'], ENCODINGS = ['hex', 'base64', 'buffer'];
-
-function usage(msg) {
-  console.error(`${msg}\nusage: node benchmark/hash.js [--quick] [--alg a,b] [--size n,m] ` +
-    '[--input buffer,string,string-utf8] [--enc hex,base64,buffer] [--rounds R] ' +
-    '[--batch-ms ms] [--warmup-ms ms] [--json file]');
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  const opts = { ...(argv.includes('--quick') ? QUICK : FULL), quick: argv.includes('--quick') };
-  const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
-  const num = (flag, v) => {
-    const n = Number(v);
-    if (!(n > 0)) usage(`${flag} needs a positive number, got ${v}`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (flag === '--quick') continue;
-    const v = argv[++i];
-    if (v === undefined) usage(`missing value for ${flag}`);
-    switch (flag) {
-      case '--alg': opts.alg = list(v); break;
-      case '--size': opts.size = list(v).map((s) => Math.round(num(flag, s))); break;
-      case '--input': opts.input = list(v); break;
-      case '--enc': opts.enc = list(v); break;
-      case '--rounds': opts.rounds = Math.round(num(flag, v)); break;
-      case '--batch-ms': opts.batchMs = num(flag, v); break;
-      case '--warmup-ms': opts.warmupMs = num(flag, v); break;
-      case '--json': opts.json = v; break;
-      default: usage(`unknown option ${flag}`);
-    }
-  }
-  for (const x of opts.input) if (!INPUTS.includes(x)) usage(`unknown input type ${x}`);
-  for (const x of opts.enc) if (!ENCODINGS.includes(x)) usage(`unknown encoding ${x}`);
-  for (const a of opts.alg) if (!crypto.getHashes().includes(a)) usage(`unknown algorithm ${a}`);
-  return opts;
-}
+const LISTS = {
+  input: { what: 'input type', values: ['buffer', 'string', 'string-utf8'] },
+  enc: { what: 'encoding', values: ['hex', 'base64', 'buffer'] },
+};
 
 // ---- inputs -------------------------------------------------------------------
 // Strings are built through a Buffer so V8 holds them flat (not as cons or
@@ -86,13 +51,9 @@ function makeInput(type, size) {
 }
 
 // ---- peers --------------------------------------------------------------------
-// Each peer has its own loop rather than one shared loop calling a function
-// value, so every call site stays monomorphic and no peer pays for another's
-// type feedback. `c.opt` is undefined for hex: that is the default argument,
-// the way people actually call the one-shot APIs.
-const tag = (r) => r.length ^ (typeof r === 'string' ? r.charCodeAt(0) : r[0]);
-let sink = 0; // results feed this, so no call can be optimised away
-
+// `one` makes a single call for the result check. `c.opt` is undefined for
+// hex: that is the default argument, the way people call the one-shot APIs.
+const { tag } = bench;
 const PEERS = [
   {
     name: 'fast-hash',
@@ -125,100 +86,32 @@ const PEERS = [
     },
   },
 ].filter(Boolean);
+const NAMES = PEERS.map((p) => p.name);
 
-// ---- measurement --------------------------------------------------------------
-function check(c) {
-  const expected = crypto.createHash(c.alg).update(c.data).digest(c.enc);
-  for (const p of PEERS) {
-    const got = p.one(c);
-    const ok = Buffer.isBuffer(expected) ? Buffer.isBuffer(got) && got.equals(expected) : got === expected;
-    if (!ok) {
-      console.error(`RESULT CHECK FAILED: ${p.name} on ${label(c)}\n` +
-        `  got      ${Buffer.isBuffer(got) ? got.toString('hex') + ' (Buffer)' : JSON.stringify(got)}\n` +
-        `  expected ${Buffer.isBuffer(expected) ? expected.toString('hex') + ' (Buffer)' : JSON.stringify(expected)}`);
-      process.exit(1);
-    }
-  }
-}
-
-function timeBatch(p, c, n) {
-  const t0 = process.hrtime.bigint();
-  sink ^= p.loop(c, n);
-  return Number(process.hrtime.bigint() - t0);
-}
-
-// Warm-up doubles as calibration: grow the batch until the warm-up time is
-// spent, then size the timed batch from the last (warmest) estimate.
-function warmUp(p, c, warmupMs, batchMs) {
-  let n = 1, spent = 0, nsPerOp = 0;
-  while (spent < warmupMs * 1e6) {
-    const ns = timeBatch(p, c, n);
-    spent += ns;
-    nsPerOp = ns / n;
-    if (ns < 10e6) n *= 2;
-  }
-  return Math.max(1, Math.round((batchMs * 1e6) / nsPerOp));
-}
-
-function measure(c, { rounds, batchMs, warmupMs }) {
-  check(c);
-  const batch = PEERS.map((p) => warmUp(p, c, warmupMs, batchMs));
-  const samples = PEERS.map(() => []);
-  // Rotate the order each round (A B C, B C A, ...) so drift and
-  // after-effects (GC, frequency changes) do not always hit the same peer.
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < PEERS.length; k++) {
-      const i = (k + r) % PEERS.length;
-      samples[i].push(timeBatch(PEERS[i], c, batch[i]) / batch[i]);
-    }
-  }
-  const peers = {};
-  PEERS.forEach((p, i) => {
-    const sorted = [...samples[i]].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    peers[p.name] = {
-      bestNs: sorted[0], medianNs: median, opsPerSec: 1e9 / sorted[0], batch: batch[i], samplesNs: samples[i],
-    };
-  });
-  return { alg: c.alg, input: c.input, size: c.size, enc: c.enc, peers };
-}
-
+// ---- cells --------------------------------------------------------------------
 function cell(alg, input, size, enc) {
   return { alg, input, size, enc, opt: enc === 'hex' ? undefined : enc, data: makeInput(input, size) };
 }
 const label = (c) => `${c.alg} ${c.size}B ${c.input} -> ${c.enc}`;
 
-// Peer best / fast-hash best: above 1 means fast-hash is faster.
-function ratio(res, peer) {
-  const p = res.peers[peer];
-  return p ? p.bestNs / res.peers['fast-hash'].bestNs : null;
+function measure(c, opts) {
+  const expected = crypto.createHash(c.alg).update(c.data).digest(c.enc);
+  for (const p of PEERS) bench.checkResult(p.name, label(c), p.one(c), expected);
+  return { alg: c.alg, input: c.input, size: c.size, enc: c.enc, peers: bench.measure(PEERS, c, opts) };
 }
-const fmtRatio = (x) => (x === null ? 'n/a' : `${x.toFixed(2)}x`);
-const fmtNs = (ns) => (ns < 10000 ? ns.toFixed(1) : ns.toFixed(0));
 
 // ---- report -------------------------------------------------------------------
-function printTable(title, rows) {
-  const cols = [...PEERS.map((p) => p.name), 'vs crypto.hash', 'vs createHash'];
-  const w = 17;
-  console.log(`\n${title}   (best ns/op, median in parentheses)`);
-  console.log('    size' + cols.map((h) => h.padStart(w)).join(''));
-  for (const r of rows) {
-    const cells = PEERS.map((p) => `${fmtNs(r.peers[p.name].bestNs)} (${fmtNs(r.peers[p.name].medianNs)})`);
-    cells.push(fmtRatio(ratio(r, 'crypto.hash')), fmtRatio(ratio(r, 'createHash')));
-    console.log(`${r.size}B`.padStart(8) + cells.map((s) => s.padStart(w)).join(''));
-  }
-}
+const RATIOS = [
+  { label: 'vs crypto.hash', fast: 'fast-hash', peer: 'crypto.hash' },
+  { label: 'vs createHash', fast: 'fast-hash', peer: 'createHash' },
+];
+const ratio = (res, peer) => bench.fmtRatio(bench.ratio(res, 'fast-hash', peer));
 
 function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = bench.parseArgs(process.argv.slice(2), { script: 'hash.js', full: FULL, quick: QUICK, lists: LISTS });
   const started = process.hrtime.bigint();
-  const cpus = os.cpus();
-  const env = { node: process.version, v8: process.versions.v8, openssl: process.versions.openssl,
-    cpu: cpus.length ? cpus[0].model : 'unknown', cores: cpus.length };
-  console.log(`Node ${env.node}, V8 ${env.v8}, OpenSSL ${env.openssl}, CPU ${env.cpu} x ${env.cores} cores`);
-  console.log(`rounds ${opts.rounds}, batches ~${opts.batchMs} ms, warm-up ${opts.warmupMs} ms per peer per cell; ` +
-    `peers: ${PEERS.map((p) => p.name).join(', ')}`);
+  const env = bench.envInfo();
+  bench.printHeader(env, opts, NAMES);
 
   const results = [];
   for (const alg of opts.alg) {
@@ -227,7 +120,7 @@ function main() {
       for (const enc of opts.enc) {
         const rows = opts.size.map((size) => measure(cell(alg, input, size, enc), opts));
         results.push(...rows);
-        printTable(`${alg}, ${input} input, ${enc} output`, rows);
+        bench.printTable(`${alg}, ${input} input, ${enc} output`, rows, NAMES, RATIOS);
       }
     }
   }
@@ -237,16 +130,11 @@ function main() {
     results.find((r) => r.alg === 'sha256' && r.size === 64 && r.input === input && r.enc === 'hex') ||
     { ...measure(cell('sha256', input, 64, 'hex'), QUICK), dedicated: true };
   const hb = find('buffer'), hs = find('string');
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
 
-  if (opts.json) {
-    const out = { env, options: opts, elapsedSec: elapsed, results, headline: { buffer: hb, string: hs }, sink };
-    fs.writeFileSync(opts.json, JSON.stringify(out, null, 2));
-  }
-  console.log(`\ndone in ${elapsed.toFixed(1)} s${opts.json ? `, JSON written to ${opts.json}` : ''} (sink ${sink})\n`);
-  console.log(`headline sha256 64B Buffer hex: fast-hash vs crypto.hash = ${fmtRatio(ratio(hb, 'crypto.hash'))}, ` +
-    `vs createHash = ${fmtRatio(ratio(hb, 'createHash'))}`);
-  console.log(`headline sha256 64B string hex: fast-hash vs crypto.hash = ${fmtRatio(ratio(hs, 'crypto.hash'))}`);
+  bench.finish({ env, opts, started, results, headline: { buffer: hb, string: hs } });
+  console.log(`headline sha256 64B Buffer hex: fast-hash vs crypto.hash = ${ratio(hb, 'crypto.hash')}, ` +
+    `vs createHash = ${ratio(hb, 'createHash')}`);
+  console.log(`headline sha256 64B string hex: fast-hash vs crypto.hash = ${ratio(hs, 'crypto.hash')}`);
 }
 
 main();

@@ -75,4 +75,23 @@ function stringInputs(n) {
   ];
 }
 
-module.exports = { throwsWith, bytes, binaryInputs, stringInputs };
+// The algorithms createHmac takes: every listed digest but the XOFs.
+function hmacAlgorithms() {
+  return require('crypto').getHashes().filter((alg) => !/^shake/i.test(alg));
+}
+
+// Keys of every accepted type holding `n` bytes (strings: about n UTF-8
+// bytes), each with what to give createHmac for the same key.
+function keyInputs(n) {
+  const { createSecretKey } = require('crypto');
+  const buf = bytes(n, n + 17);
+  return [
+    ...binaryInputs(buf).map(([label, value]) => [label, value, buf]),
+    ...stringInputs(n).slice(0, 4).map(([label, value]) => [label, value, value]),
+    ['KeyObject', createSecretKey(buf), buf],
+  ];
+}
+
+module.exports = {
+  throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
+};

@@ -6,13 +6,13 @@ const fastHash = require('..');
 
 describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
-    assert.deepStrictEqual(Object.keys(fastHash).sort(), ['getHashes', 'hash']);
+    assert.deepStrictEqual(Object.keys(fastHash).sort(),
+      ['createHmacKey', 'getHashes', 'hash', 'hmac', 'verifyHmac']);
   });
 
   it('ESM import gives the same function objects as require()', async function () {
     const esm = await import(path.join(__dirname, '..', 'lib', 'index.mjs'));
-    assert.strictEqual(esm.hash, fastHash.hash);
-    assert.strictEqual(esm.getHashes, fastHash.getHashes);
+    for (const name of Object.keys(fastHash)) assert.strictEqual(esm[name], fastHash[name], name);
     assert.strictEqual(esm.default, fastHash);
   });
 

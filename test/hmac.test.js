@@ -1,0 +1,208 @@
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const { hmac, hash } = require('..');
+const binding = require('../lib/binding');
+const { throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs } = require('./common');
+
+const ALGORITHMS = hmacAlgorithms();
+const SIZES = [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 1000];
+const ENCODINGS = [undefined, 'hex', 'base64', 'base64url', 'latin1', 'binary', 'buffer',
+  'utf8', 'ucs2', 'utf16le', 'ascii', 'HEX', 'BUFFER'];
+const show = (v) => (Buffer.isBuffer(v) ? `<Buffer ${v.toString('hex')}>` : JSON.stringify(v));
+
+function expected(alg, key, data, enc) {
+  return crypto.createHmac(alg, key).update(data).digest(enc === undefined ? 'hex' : enc);
+}
+
+function sweep(cases) {
+  const bad = [];
+  for (const [label, run, want] of cases) {
+    let got;
+    try {
+      got = run();
+    } catch (err) {
+      got = `threw ${err.code}: ${err.message}`;
+    }
+    if (show(got) !== show(want)) bad.push(`${label}: got ${show(got)}, want ${show(want)}`);
+  }
+  assert.deepStrictEqual(bad.slice(0, 10), [], `${bad.length} of ${cases.length} cases differ`);
+}
+
+// Key lengths around the block size: RFC 2104 pads short keys and hashes
+// long ones.
+const keyLengths = (alg) => {
+  const block = binding.resolve(alg).block;
+  return [0, 1, block - 1, block, block + 1, 1000];
+};
+
+describe('hmac()', function () {
+  describe('known-answer vectors', function () {
+    const fixture = require('./fixtures/hmac-vectors.json');
+    const decode = (spec) => {
+      if (spec.utf8 !== undefined) return Buffer.from(spec.utf8, 'utf8');
+      if (spec.hex !== undefined) return Buffer.from(spec.hex, 'hex');
+      return Buffer.from(spec.hexRepeat.repeat(spec.count), 'hex');
+    };
+    for (const v of fixture.vectors) {
+      it(`${v.algorithm}: ${v.note} (${v.source})`, function () {
+        assert.ok(fixture.sources[v.source], `source ${v.source} is named`);
+        const mac = hmac(v.algorithm, decode(v.key), decode(v.data));
+        assert.strictEqual(mac, v.hex);
+        if (v.truncatedHex) assert.strictEqual(mac.slice(0, v.truncatedHex.length), v.truncatedHex);
+      });
+    }
+  });
+
+  describe('matches createHmac', function () {
+    for (const alg of ALGORITHMS) {
+      it(`${alg}: key lengths around the block x message sizes around it`, function () {
+        const cases = [];
+        for (const keyLen of keyLengths(alg)) {
+          const key = bytes(keyLen, keyLen + 11);
+          for (const size of SIZES) {
+            const data = bytes(size, size + 5);
+            cases.push([`${alg} key ${keyLen} data ${size}`, () => hmac(alg, key, data), expected(alg, key, data)]);
+          }
+        }
+        sweep(cases);
+      });
+    }
+
+    it('every key type, at every key length, for every algorithm', function () {
+      const cases = [];
+      for (const alg of ALGORITHMS) {
+        for (const keyLen of keyLengths(alg)) {
+          for (const [label, key, source] of keyInputs(keyLen)) {
+            cases.push([`${alg} ${label} key ${keyLen}`, () => hmac(alg, key, 'message'),
+              expected(alg, source, 'message')]);
+          }
+        }
+      }
+      sweep(cases);
+    });
+
+    it('every data type and encoding, for every algorithm', function () {
+      const cases = [];
+      const key = bytes(20);
+      for (const alg of ALGORITHMS) {
+        for (const size of [0, 63, 64, 129]) {
+          const buf = bytes(size, 3);
+          const inputs = [...binaryInputs(buf).map(([l, v]) => [l, v, buf]),
+            ...stringInputs(size).map(([l, v]) => [l, v, v])];
+          for (const enc of ENCODINGS) {
+            for (const [label, data, source] of inputs) {
+              cases.push([`${alg} ${label} ${size} ${enc}`, () => hmac(alg, key, data, enc),
+                expected(alg, key, source, enc)]);
+            }
+            cases.push([`${alg} {outputEncoding: ${enc}}`, () => hmac(alg, key, buf, { outputEncoding: enc }),
+              expected(alg, key, buf, enc)]);
+          }
+        }
+      }
+      sweep(cases);
+    });
+
+    it('a 1 MiB message and a 1 MiB key', function () {
+      const big = bytes(1 << 20);
+      for (const alg of ['sha256', 'sha512', 'sha3-256', 'md5', 'blake2b512']) {
+        assert.strictEqual(hmac(alg, 'k', big), expected(alg, 'k', big), alg);
+        assert.strictEqual(hmac(alg, big, 'm'), expected(alg, big, 'm'), alg);
+      }
+    });
+
+    it('secret KeyObjects and CryptoKeys as keys', async function () {
+      const raw = bytes(48);
+      const keyObject = crypto.createSecretKey(raw);
+      const cryptoKey = await crypto.webcrypto.subtle.importKey('raw', raw,
+        { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      for (const alg of ALGORITHMS) {
+        assert.strictEqual(hmac(alg, keyObject, 'm'), expected(alg, raw, 'm'), alg);
+        assert.strictEqual(hmac(alg, cryptoKey, 'm'), expected(alg, raw, 'm'), alg);
+      }
+    });
+
+    it('ignores outputLength, as createHmac does', function () {
+      for (const outputLength of [5, -1, 'x', 1e9]) {
+        assert.strictEqual(hmac('sha256', 'k', 'm', { outputLength }), expected('sha256', 'k', 'm'));
+      }
+    });
+
+    it('leaves the caller\'s key and data bytes as they were', function () {
+      const key = bytes(100);
+      const data = bytes(100, 9);
+      const keyCopy = Buffer.from(key);
+      const dataCopy = Buffer.from(data);
+      hmac('sha256', key, data);
+      hmac('sha3-256', key.buffer.slice(key.byteOffset, key.byteOffset + 100), data);
+      assert.deepStrictEqual(key, keyCopy);
+      assert.deepStrictEqual(data, dataCopy);
+    });
+  });
+
+  describe('errors', function () {
+    it('XOF digests are refused: TypeError ERR_CRYPTO_INVALID_DIGEST', function () {
+      for (const alg of ['shake128', 'shake256', 'SHAKE128']) {
+        throwsWith(() => hmac(alg, 'k', 'm'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${alg}`);
+        assert.throws(() => crypto.createHmac(alg, 'k').update('m').digest());
+      }
+      // and hash() still takes them after hmac() refused them
+      assert.strictEqual(hash('shake128', 'm'), crypto.createHash('shake128').update('m').digest('hex'));
+    });
+
+    it('unknown digest: TypeError ERR_CRYPTO_INVALID_DIGEST', function () {
+      for (const alg of ['nope', '', 'sha256\0x', 'md4']) {
+        throwsWith(() => hmac(alg, 'k', 'm'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${alg}`);
+      }
+    });
+
+    it('algorithm not a string: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const alg of [1, null, undefined, {}, Symbol('s')]) {
+        throwsWith(() => hmac(alg, 'k', 'm'), TypeError, 'ERR_INVALID_ARG_TYPE', /"algorithm"/);
+      }
+    });
+
+    it('key of a wrong type: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const key of [1, null, undefined, {}, [1], true, Symbol('s'), 1n, () => {}]) {
+        throwsWith(() => hmac('sha256', key, 'm'), TypeError, 'ERR_INVALID_ARG_TYPE', /"key" argument/);
+      }
+    });
+
+    it('a public or private KeyObject: TypeError ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE', function () {
+      const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');
+      throwsWith(() => hmac('sha256', privateKey, 'm'), TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE',
+        'Invalid key object type private, expected secret.');
+      throwsWith(() => hmac('sha256', publicKey, 'm'), TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE');
+    });
+
+    it('data of a wrong type: TypeError ERR_INVALID_ARG_TYPE', function () {
+      for (const data of [1, null, undefined, {}, [1], Symbol('s')]) {
+        throwsWith(() => hmac('sha256', 'k', data), TypeError, 'ERR_INVALID_ARG_TYPE', /"data" argument/);
+      }
+    });
+
+    it('bad output encodings: ERR_INVALID_ARG_VALUE / ERR_INVALID_ARG_TYPE', function () {
+      throwsWith(() => hmac('sha256', 'k', 'm', 'nope'), TypeError, 'ERR_INVALID_ARG_VALUE');
+      throwsWith(() => hmac('sha256', 'k', 'm', { outputEncoding: 'nope' }), TypeError, 'ERR_INVALID_ARG_VALUE');
+      throwsWith(() => hmac('sha256', 'k', 'm', 5), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => hmac('sha256', 'k', 'm', null), TypeError, 'ERR_INVALID_ARG_TYPE');
+    });
+
+    it('leave the addon working and OpenSSL\'s error queue as it was', function () {
+      const probe = () => {
+        try {
+          crypto.createPrivateKey('not a key');
+        } catch (err) {
+          return `${err.code} ${err.message}`;
+        }
+        return 'none';
+      };
+      const before = probe();
+      for (const alg of ['nope', 'shake128', 'md4']) {
+        assert.throws(() => hmac(alg, 'k', 'm'));
+        assert.strictEqual(hmac('sha256', 'k', 'm'), expected('sha256', 'k', 'm'));
+      }
+      assert.strictEqual(probe(), before);
+    });
+  });
+});
