@@ -110,30 +110,49 @@ int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
 
 typedef struct fh_input fh_input;
 
-/* The keyed inner and outer states of an HMAC (RFC 2104): H(K0 ^ ipad) and
- * H(K0 ^ opad), before any message. Low-level kinds use the structs; EVP
- * kinds the two contexts, which the caller owns. */
+/* One HMAC computation (RFC 2104): inner = H(K0 ^ ipad || message), then
+ * MAC = H(K0 ^ opad || inner), both run in one working state. Everything it
+ * fills with key-derived bytes lives here, so one wipe covers every exit. */
 typedef struct {
-  fh_ll_ctx inner, outer;
-  EVP_MD_CTX *inner_evp, *outer_evp;
-} fh_hmac_pads;
+  uint8_t block[FH_MAX_BLOCK];  /* K0 ^ ipad, then K0 ^ opad */
+  size_t block_len;             /* bytes of block in use (0: none) */
+  /* The inner digest, then the MAC right after it. */
+  uint8_t digests[2 * EVP_MAX_MD_SIZE];
+  fh_ll_ctx ctx;                /* the working state, low-level kinds */
+  EVP_MD_CTX *evp;              /* the working state, EVP kinds: reset by
+                                   the wipe (the environment's context) */
+} fh_hmac_work;
+
+#define FH_HMAC_INNER(w) ((w)->digests)
+#define FH_HMAC_MAC(w, alg) ((w)->digests + (alg)->size)
 
 /* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
 int fh_hmac_capable(const fh_alg *alg);
 
-/* Keys the pads. inner_evp/outer_evp must be set for EVP kinds. Returns 1,
- * or 0 with the reason on OpenSSL's queue; wipes its key block either way. */
-int fh_hmac_pads_init(fh_state *st, const fh_alg *alg, const uint8_t *key,
-                      size_t keylen, fh_hmac_pads *p);
+/* Sets up w for alg with the environment's EVP context (or evp, if not
+ * NULL): nothing in use yet. */
+void fh_hmac_begin(fh_state *st, const fh_alg *alg, fh_hmac_work *w);
 
-/* Finishes: inner absorbs the message, outer the inner digest; alg->size
- * bytes go to out. The pads are used up; wipe them after. */
-int fh_hmac_pads_final(const fh_alg *alg, fh_hmac_pads *p, const uint8_t *data,
-                       size_t len, uint8_t *out);
+/* w->block = K0 ^ ipad: K0 is the key, or its digest when longer than a
+ * block, zero-padded. Returns 1, or 0 with the reason on OpenSSL's queue. */
+int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
+                      size_t keylen, fh_hmac_work *w);
 
-/* Wipes what the pads hold (low-level structs) or reset their contexts, which
- * makes OpenSSL clear and free the provider state. */
-void fh_hmac_pads_wipe(const fh_alg *alg, fh_hmac_pads *p);
+/* Turns w->block from K0 ^ ipad into K0 ^ opad. */
+void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w);
+
+/* Starts a state (the working one, or `evp` for EVP kinds) with w->block. */
+int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
+
+/* The working state absorbs msg and writes its digest to out. */
+int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
+                 size_t len, uint8_t *out);
+
+/* Wipes what w used and resets its EVP context (OpenSSL then clears and
+ * frees the provider state). OPENSSL_cleanse stores 8 bytes at a time, so
+ * only the bytes alg used are wiped: a blanket wipe of the whole area would
+ * cost about as much as a compression block. */
+void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w);
 
 /* Compares a computed MAC with the caller's bytes in constant time and sets
  * result to the JS boolean. */

@@ -5,7 +5,6 @@
  * two low-level contexts and the inner digest live on the stack and are
  * wiped on every exit. Other digests use the environment's two EVP
  * contexts. */
-#include <stddef.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -23,77 +22,69 @@ static void xor_block(uint8_t *block, size_t n, uint8_t pad) {
   for (i = 0; i < n; i++) block[i] ^= pad;
 }
 
-static int absorb(const fh_alg *alg, fh_ll_ctx *ll, EVP_MD_CTX *evp,
-                  const uint8_t *p, size_t n) {
-  if (alg->kind == FH_KIND_EVP)
-    return EVP_DigestInit_ex(evp, alg->md, NULL) && EVP_DigestUpdate(evp, p, n);
-  return fh_ll_init(alg->kind, ll) && fh_ll_update(alg->kind, ll, p, n);
+void fh_hmac_begin(fh_state *st, const fh_alg *alg, fh_hmac_work *w) {
+  w->block_len = 0;
+  w->evp = alg->kind == FH_KIND_EVP ? st->ctx : NULL;
 }
 
-int fh_hmac_pads_init(fh_state *st, const fh_alg *alg, const uint8_t *key,
-                      size_t keylen, fh_hmac_pads *p) {
-  uint8_t block[FH_MAX_BLOCK];
+int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
+                      size_t keylen, fh_hmac_work *w) {
   size_t n = alg->block;
   int ok = 1;
 
-  /* K0: the key, or its digest when longer than a block, zero-padded. */
-  memset(block, 0, n);
+  w->block_len = n;
+  memset(w->block, 0, n);
   if (keylen > n)
-    ok = fh_digest(st, alg, key, keylen, block, alg->size);
+    ok = fh_digest(st, alg, key, keylen, w->block, alg->size);
   else if (keylen > 0)
-    memcpy(block, key, keylen);
-  xor_block(block, n, 0x36);
-  ok = ok && absorb(alg, &p->inner, p->inner_evp, block, n);
-  xor_block(block, n, 0x36 ^ 0x5c);
-  ok = ok && absorb(alg, &p->outer, p->outer_evp, block, n);
-  OPENSSL_cleanse(block, n);
+    memcpy(w->block, key, keylen);
+  xor_block(w->block, n, 0x36);
   return ok;
 }
 
-int fh_hmac_pads_final(const fh_alg *alg, fh_hmac_pads *p, const uint8_t *data,
-                       size_t len, uint8_t *out) {
-  uint8_t inner[EVP_MAX_MD_SIZE];
-  int ok;
-
-  if (alg->kind == FH_KIND_EVP) {
-    ok = EVP_DigestUpdate(p->inner_evp, data, len) &&
-         EVP_DigestFinal_ex(p->inner_evp, inner, NULL) &&
-         EVP_DigestUpdate(p->outer_evp, inner, alg->size) &&
-         EVP_DigestFinal_ex(p->outer_evp, out, NULL);
-  } else {
-    ok = fh_ll_update(alg->kind, &p->inner, data, len) &&
-         fh_ll_final(alg->kind, &p->inner, inner) &&
-         fh_ll_update(alg->kind, &p->outer, inner, alg->size) &&
-         fh_ll_final(alg->kind, &p->outer, out);
-  }
-  OPENSSL_cleanse(inner, alg->size);
-  return ok;
+void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w) {
+  xor_block(w->block, alg->block, 0x36 ^ 0x5c);
 }
 
-void fh_hmac_pads_wipe(const fh_alg *alg, fh_hmac_pads *p) {
-  if (alg->kind == FH_KIND_EVP) {
-    EVP_MD_CTX_reset(p->inner_evp);
-    EVP_MD_CTX_reset(p->outer_evp);
-  } else {
-    /* inner and outer are adjacent: one call wipes both. */
-    OPENSSL_cleanse(&p->inner, offsetof(fh_hmac_pads, outer) -
-                                   offsetof(fh_hmac_pads, inner) +
-                                   fh_ll_size(alg->kind));
-  }
+int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp) {
+  if (alg->kind == FH_KIND_EVP)
+    return EVP_DigestInit_ex(evp, alg->md, NULL) &&
+           EVP_DigestUpdate(evp, w->block, alg->block);
+  return fh_ll_init(alg->kind, &w->ctx) &&
+         fh_ll_update(alg->kind, &w->ctx, w->block, alg->block);
 }
 
-/* MAC of data under key, into out (alg->size bytes). */
+int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
+                 size_t len, uint8_t *out) {
+  if (alg->kind == FH_KIND_EVP)
+    return EVP_DigestUpdate(w->evp, msg, len) &&
+           EVP_DigestFinal_ex(w->evp, out, NULL);
+  return fh_ll_update(alg->kind, &w->ctx, msg, len) &&
+         fh_ll_final(alg->kind, &w->ctx, out);
+}
+
+void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
+  OPENSSL_cleanse(w->block, w->block_len);
+  OPENSSL_cleanse(w->digests, 2 * alg->size);
+  if (alg->kind == FH_KIND_EVP)
+    EVP_MD_CTX_reset(w->evp);
+  else
+    OPENSSL_cleanse(&w->ctx, fh_ll_size(alg->kind));
+}
+
+/* The MAC of data under key, into FH_HMAC_MAC(w, alg). */
 static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
-                        const fh_input *data, uint8_t *out) {
-  fh_hmac_pads p;
+                        const fh_input *data, fh_hmac_work *w) {
+  uint8_t *inner = FH_HMAC_INNER(w);
   int ok;
 
-  p.inner_evp = st->ctx;
-  p.outer_evp = st->ctx2;
-  ok = fh_hmac_pads_init(st, alg, key->data, key->len, &p) &&
-       fh_hmac_pads_final(alg, &p, data->data, data->len, out);
-  fh_hmac_pads_wipe(alg, &p);
-  return ok;
+  fh_hmac_begin(st, alg, w);
+  ok = fh_hmac_key_block(st, alg, key->data, key->len, w) &&
+       fh_hmac_absorb_block(alg, w, w->evp) &&
+       fh_hmac_step(alg, w, data->data, data->len, inner);
+  fh_hmac_to_opad(alg, w);
+  return ok && fh_hmac_absorb_block(alg, w, w->evp) &&
+         fh_hmac_step(alg, w, inner, alg->size, FH_HMAC_MAC(w, alg));
 }
 
 /* The slot for an HMAC algorithm ID: capable digests only. */
@@ -134,20 +125,21 @@ napi_value fh_hmac(napi_env env, napi_callback_info info) {
   const fh_alg *alg;
   uint32_t op;
   fh_input key, data;
-  uint8_t mac[EVP_MAX_MD_SIZE];
+  fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
   if (!get_hmac_alg(env, st, argv[0], &op, &alg) ||
       !get_key_and_data(env, argv[1], argv[2], &key, &data))
     return NULL;
-  if (hmac_oneshot(st, alg, &key, &data, mac))
-    fh_make_string(env, (fh_encoding)(op >> 8), mac, alg->size, &result);
+  if (hmac_oneshot(st, alg, &key, &data, &w))
+    fh_make_string(env, (fh_encoding)(op >> 8), FH_HMAC_MAC(&w, alg), alg->size,
+                   &result);
   else
     fh_throw_openssl(env, "HMAC");
+  fh_hmac_wipe(alg, &w);
   fh_input_release(&data);
   fh_input_release(&key);
-  OPENSSL_cleanse(mac, sizeof(mac));
   return result;
 }
 
@@ -160,7 +152,7 @@ napi_value fh_hmac_into(napi_env env, napi_callback_info info) {
   const fh_alg *alg;
   uint32_t id;
   fh_input key, data;
-  int ok;
+  fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
@@ -169,10 +161,13 @@ napi_value fh_hmac_into(napi_env env, napi_callback_info info) {
       !fh_output_length_ok(env, alg, outlen) ||
       !get_key_and_data(env, argv[1], argv[2], &key, &data))
     return NULL;
-  ok = hmac_oneshot(st, alg, &key, &data, out);
+  if (hmac_oneshot(st, alg, &key, &data, &w))
+    memcpy(out, FH_HMAC_MAC(&w, alg), outlen);
+  else
+    fh_throw_openssl(env, "HMAC");
+  fh_hmac_wipe(alg, &w);
   fh_input_release(&data);
   fh_input_release(&key);
-  if (!ok) fh_throw_openssl(env, "HMAC");
   return NULL;
 }
 
@@ -186,7 +181,7 @@ napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
   const fh_alg *alg;
   uint32_t id;
   fh_input key, data, given;
-  uint8_t mac[EVP_MAX_MD_SIZE];
+  fh_hmac_work w;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
@@ -194,15 +189,15 @@ napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
   if (!get_hmac_alg(env, st, argv[0], &id, &alg) ||
       !get_key_and_data(env, argv[1], argv[2], &key, &data))
     return NULL;
-  ok = hmac_oneshot(st, alg, &key, &data, mac);
+  ok = hmac_oneshot(st, alg, &key, &data, &w);
   fh_input_release(&data);
   fh_input_release(&key);
   if (!ok) {
     fh_throw_openssl(env, "HMAC");
   } else if (fh_get_input(env, argv[3], &given)) {
-    fh_verdict(env, mac, alg->size, &given, &result);
+    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, &given, &result);
     fh_input_release(&given);
   }
-  OPENSSL_cleanse(mac, sizeof(mac));
+  fh_hmac_wipe(alg, &w);
   return result;
 }

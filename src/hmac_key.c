@@ -12,9 +12,10 @@
 #include "fast_hash.h"
 
 typedef struct {
-  fh_alg alg;         /* a copy holding its own reference to the EVP_MD */
-  fh_hmac_pads pads;  /* keyed states; for EVP kinds, contexts owned here */
-  int live;           /* cleared by destroy() */
+  fh_alg alg;                 /* a copy holding its own EVP_MD reference */
+  fh_ll_ctx inner, outer;     /* keyed states, low-level kinds */
+  EVP_MD_CTX *inner_evp, *outer_evp;  /* keyed states, EVP kinds */
+  int live;                   /* cleared by destroy() */
 } fh_hmac_key;
 
 /* Tells our externals from anyone else's before the pointer is trusted. */
@@ -24,10 +25,12 @@ static const napi_type_tag hmac_key_tag = {
 
 static void wipe_key(fh_hmac_key *k) {
   if (!k->live) return;
-  fh_hmac_pads_wipe(&k->alg, &k->pads);
-  EVP_MD_CTX_free(k->pads.inner_evp);
-  EVP_MD_CTX_free(k->pads.outer_evp);
-  k->pads.inner_evp = k->pads.outer_evp = NULL;
+  /* EVP_MD_CTX_free clears the provider state of EVP kinds. */
+  OPENSSL_cleanse(&k->inner, sizeof(k->inner));
+  OPENSSL_cleanse(&k->outer, sizeof(k->outer));
+  EVP_MD_CTX_free(k->inner_evp);
+  EVP_MD_CTX_free(k->outer_evp);
+  k->inner_evp = k->outer_evp = NULL;
   EVP_MD_free(k->alg.md);
   k->alg.md = NULL;
   k->live = 0;
@@ -41,20 +44,42 @@ static void finalize_key(napi_env env, void *data, void *hint) {
   free(data);
 }
 
+/* Keys the inner and outer states: for EVP kinds in the key's own
+ * contexts, for low-level kinds in the working state, then copied out. */
+static int key_states(fh_state *st, fh_hmac_key *k, const fh_input *key,
+                      fh_hmac_work *w) {
+  const fh_alg *alg = &k->alg;
+  size_t n = fh_ll_size(alg->kind);
+
+  if (!fh_hmac_key_block(st, alg, key->data, key->len, w) ||
+      !fh_hmac_absorb_block(alg, w, k->inner_evp))
+    return 0;
+  memcpy(&k->inner, &w->ctx, n);
+  fh_hmac_to_opad(alg, w);
+  if (!fh_hmac_absorb_block(alg, w, k->outer_evp)) return 0;
+  memcpy(&k->outer, &w->ctx, n);
+  return 1;
+}
+
 static fh_hmac_key *new_key(fh_state *st, const fh_alg *alg,
                             const fh_input *key) {
   fh_hmac_key *k = calloc(1, sizeof(*k));
+  fh_hmac_work w;
+  int ok;
 
   if (k == NULL) return NULL;
   k->alg = *alg;
   k->live = EVP_MD_up_ref(alg->md);
   if (!k->live) goto fail;
   if (alg->kind == FH_KIND_EVP) {
-    k->pads.inner_evp = EVP_MD_CTX_new();
-    k->pads.outer_evp = EVP_MD_CTX_new();
-    if (k->pads.inner_evp == NULL || k->pads.outer_evp == NULL) goto fail;
+    k->inner_evp = EVP_MD_CTX_new();
+    k->outer_evp = EVP_MD_CTX_new();
+    if (k->inner_evp == NULL || k->outer_evp == NULL) goto fail;
   }
-  if (fh_hmac_pads_init(st, &k->alg, key->data, key->len, &k->pads)) return k;
+  fh_hmac_begin(st, alg, &w);
+  ok = key_states(st, k, key, &w);
+  fh_hmac_wipe(alg, &w);
+  if (ok) return k;
 fail:
   finalize_key(NULL, k, NULL);
   return NULL;
@@ -112,38 +137,45 @@ static int get_key(napi_env env, napi_value value, fh_hmac_key **out) {
   return 0;
 }
 
-/* The MAC of data under the key, from a copy of its keyed states. */
-static int key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
-                   uint8_t *out) {
-  const fh_alg *alg = &k->alg;
-  fh_hmac_pads work;
-  size_t n = fh_ll_size(alg->kind);
-  int ok;
-
-  work.inner_evp = st->ctx;
-  work.outer_evp = st->ctx2;
-  if (alg->kind == FH_KIND_EVP) {
-    ok = EVP_MD_CTX_copy_ex(work.inner_evp, k->pads.inner_evp) &&
-         EVP_MD_CTX_copy_ex(work.outer_evp, k->pads.outer_evp);
-  } else {
-    memcpy(&work.inner, &k->pads.inner, n);
-    memcpy(&work.outer, &k->pads.outer, n);
-    ok = 1;
-  }
-  ok = ok && fh_hmac_pads_final(alg, &work, data->data, data->len, out);
-  fh_hmac_pads_wipe(alg, &work);
-  return ok;
+/* Loads a keyed state into the working one. */
+static int load_state(fh_hmac_work *w, const fh_alg *alg, const fh_ll_ctx *ll,
+                      const EVP_MD_CTX *evp) {
+  if (alg->kind == FH_KIND_EVP) return EVP_MD_CTX_copy_ex(w->evp, evp);
+  memcpy(&w->ctx, ll, fh_ll_size(alg->kind));
+  return 1;
 }
 
-/* Reads (key, ..., data) and computes the MAC; on failure an exception is
- * pending and mac holds nothing. */
+/* The MAC of data under the key, into FH_HMAC_MAC(w, alg), from copies of
+ * its keyed states; the caller wipes w. */
+static int key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
+                   fh_hmac_work *w) {
+  const fh_alg *alg = &k->alg;
+  uint8_t *inner = FH_HMAC_INNER(w);
+
+  fh_hmac_begin(st, alg, w);
+  return load_state(w, alg, &k->inner, k->inner_evp) &&
+         fh_hmac_step(alg, w, data->data, data->len, inner) &&
+         load_state(w, alg, &k->outer, k->outer_evp) &&
+         fh_hmac_step(alg, w, inner, alg->size, FH_HMAC_MAC(w, alg));
+}
+
+/* Reads (key, ..., data) and computes the MAC into w->mac. Returns 1, or 0
+ * with an exception pending. Either way the caller wipes w when *k is set. */
 static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
-                        napi_value datav, fh_hmac_key **k, uint8_t *mac) {
+                        napi_value datav, fh_hmac_key **k, fh_hmac_work *w) {
   fh_input data;
   int ok;
 
-  if (!get_key(env, keyv, k) || !fh_get_input(env, datav, &data)) return 0;
-  ok = key_mac(st, *k, &data, mac);
+  *k = NULL;
+  if (!get_key(env, keyv, k)) {
+    *k = NULL;
+    return 0;
+  }
+  if (!fh_get_input(env, datav, &data)) {
+    *k = NULL;
+    return 0;
+  }
+  ok = key_mac(st, *k, &data, w);
   fh_input_release(&data);
   if (!ok) fh_throw_openssl(env, "HMAC");
   return ok;
@@ -156,14 +188,14 @@ napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
   void *self;
   fh_hmac_key *k;
   uint32_t enc;
-  uint8_t mac[EVP_MAX_MD_SIZE];
+  fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[1], &enc)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[2], &k, mac)) {
-    fh_make_string(env, (fh_encoding)enc, mac, k->alg.size, &result);
-    OPENSSL_cleanse(mac, k->alg.size);
-  }
+  if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
+    fh_make_string(env, (fh_encoding)enc, FH_HMAC_MAC(&w, &k->alg), k->alg.size,
+                   &result);
+  if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }
 
@@ -173,14 +205,14 @@ napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   void *self, *out;
   fh_hmac_key *k;
-  uint8_t mac[EVP_MAX_MD_SIZE];
+  fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_output(env, argv[2], &out, &outlen)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[1], &k, mac) &&
+  if (key_mac_args(env, self, argv[0], argv[1], &k, &w) &&
       fh_output_length_ok(env, &k->alg, outlen))
-    memcpy(out, mac, outlen);
-  OPENSSL_cleanse(mac, sizeof(mac));
+    memcpy(out, FH_HMAC_MAC(&w, &k->alg), outlen);
+  if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return NULL;
 }
 
@@ -191,15 +223,15 @@ napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info) {
   void *self;
   fh_hmac_key *k;
   fh_input given;
-  uint8_t mac[EVP_MAX_MD_SIZE];
+  fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (key_mac_args(env, self, argv[0], argv[1], &k, mac) &&
+  if (key_mac_args(env, self, argv[0], argv[1], &k, &w) &&
       fh_get_input(env, argv[2], &given)) {
-    fh_verdict(env, mac, k->alg.size, &given, &result);
+    fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, &given, &result);
     fh_input_release(&given);
   }
-  OPENSSL_cleanse(mac, sizeof(mac));
+  if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }
 
