@@ -114,17 +114,17 @@ typedef struct fh_input fh_input;
  * MAC = H(K0 ^ opad || inner), both run in one working state. Everything it
  * fills with key-derived bytes lives here, so one wipe covers every exit. */
 typedef struct {
-  uint8_t block[FH_MAX_BLOCK];  /* K0 ^ ipad, then K0 ^ opad */
-  size_t block_len;             /* bytes of block in use (0: none) */
-  /* The inner digest, then the MAC right after it. */
-  uint8_t digests[2 * EVP_MAX_MD_SIZE];
+  /* block_len bytes of K0 ^ ipad (then ^ opad), followed by the inner digest
+   * and the MAC (alg->size bytes each): one contiguous span to wipe. */
+  uint8_t bytes[FH_MAX_BLOCK + 2 * EVP_MAX_MD_SIZE];
+  size_t block_len;             /* 0 until a key block is made */
   fh_ll_ctx ctx;                /* the working state, low-level kinds */
   EVP_MD_CTX *evp;              /* the working state, EVP kinds: reset by
                                    the wipe (the environment's context) */
 } fh_hmac_work;
 
-#define FH_HMAC_INNER(w) ((w)->digests)
-#define FH_HMAC_MAC(w, alg) ((w)->digests + (alg)->size)
+#define FH_HMAC_INNER(w, alg) ((w)->bytes + (alg)->block)
+#define FH_HMAC_MAC(w, alg) ((w)->bytes + (alg)->block + (alg)->size)
 
 /* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
 int fh_hmac_capable(const fh_alg *alg);
@@ -133,15 +133,16 @@ int fh_hmac_capable(const fh_alg *alg);
  * NULL): nothing in use yet. */
 void fh_hmac_begin(fh_state *st, const fh_alg *alg, fh_hmac_work *w);
 
-/* w->block = K0 ^ ipad: K0 is the key, or its digest when longer than a
+/* The key block = K0 ^ ipad: K0 is the key, or its digest when longer than a
  * block, zero-padded. Returns 1, or 0 with the reason on OpenSSL's queue. */
 int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
                       size_t keylen, fh_hmac_work *w);
 
-/* Turns w->block from K0 ^ ipad into K0 ^ opad. */
+/* Turns the key block from K0 ^ ipad into K0 ^ opad. */
 void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w);
 
-/* Starts a state (the working one, or `evp` for EVP kinds) with w->block. */
+/* Starts a state (the working one, or `evp` for EVP kinds) with the key
+ * block. */
 int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
 
 /* The working state absorbs msg and writes its digest to out. */

@@ -33,25 +33,25 @@ int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
   int ok = 1;
 
   w->block_len = n;
-  memset(w->block, 0, n);
+  memset(w->bytes, 0, n);
   if (keylen > n)
-    ok = fh_digest(st, alg, key, keylen, w->block, alg->size);
+    ok = fh_digest(st, alg, key, keylen, w->bytes, alg->size);
   else if (keylen > 0)
-    memcpy(w->block, key, keylen);
-  xor_block(w->block, n, 0x36);
+    memcpy(w->bytes, key, keylen);
+  xor_block(w->bytes, n, 0x36);
   return ok;
 }
 
 void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w) {
-  xor_block(w->block, alg->block, 0x36 ^ 0x5c);
+  xor_block(w->bytes, alg->block, 0x36 ^ 0x5c);
 }
 
 int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp) {
   if (alg->kind == FH_KIND_EVP)
     return EVP_DigestInit_ex(evp, alg->md, NULL) &&
-           EVP_DigestUpdate(evp, w->block, alg->block);
+           EVP_DigestUpdate(evp, w->bytes, alg->block);
   return fh_ll_init(alg->kind, &w->ctx) &&
-         fh_ll_update(alg->kind, &w->ctx, w->block, alg->block);
+         fh_ll_update(alg->kind, &w->ctx, w->bytes, alg->block);
 }
 
 int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
@@ -64,8 +64,12 @@ int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
 }
 
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
-  OPENSSL_cleanse(w->block, w->block_len);
-  OPENSSL_cleanse(w->digests, 2 * alg->size);
+  /* The digests follow the key block; before a key block is made only they
+   * were written. */
+  if (w->block_len > 0)
+    OPENSSL_cleanse(w->bytes, alg->block + 2 * alg->size);
+  else
+    OPENSSL_cleanse(FH_HMAC_INNER(w, alg), 2 * alg->size);
   if (alg->kind == FH_KIND_EVP)
     EVP_MD_CTX_reset(w->evp);
   else
@@ -75,7 +79,7 @@ void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
 /* The MAC of data under key, into FH_HMAC_MAC(w, alg). */
 static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
                         const fh_input *data, fh_hmac_work *w) {
-  uint8_t *inner = FH_HMAC_INNER(w);
+  uint8_t *inner = FH_HMAC_INNER(w, alg);
   int ok;
 
   fh_hmac_begin(st, alg, w);

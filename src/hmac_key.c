@@ -150,7 +150,7 @@ static int load_state(fh_hmac_work *w, const fh_alg *alg, const fh_ll_ctx *ll,
 static int key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
                    fh_hmac_work *w) {
   const fh_alg *alg = &k->alg;
-  uint8_t *inner = FH_HMAC_INNER(w);
+  uint8_t *inner = FH_HMAC_INNER(w, alg);
 
   fh_hmac_begin(st, alg, w);
   return load_state(w, alg, &k->inner, k->inner_evp) &&
