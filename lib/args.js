@@ -163,44 +163,26 @@ function outputLength(alg, requested, caller) {
 }
 
 // ---- MACs to compare ----------------------------------------------------------
-// A MAC given as a string is decoded strictly: a string that is not exactly
-// some bytes in `encoding` cannot equal a MAC, so it gives null (false),
-// never a guess that Buffer.from's lenient decoders would make.
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
-const LATIN1 = /^[\x00-\xff]*$/;
-
-function decodeMac(mac, encoding) {
-  switch (encoding) {
-    case ENC_HEX:
-      return HEX.test(mac) ? Buffer.from(mac, 'hex') : null;
-    case ENC_BASE64:
-    case ENC_BASE64URL: {
-      // The canonical text of the decoded bytes, with or without padding;
-      // another alphabet, white space or stray bits do not match it.
-      const bytes = Buffer.from(mac, 'base64');
-      const text = encoding === ENC_BASE64 ?
-        bytes.toString('base64').replace(/=+$/, '') : bytes.toString('base64url');
-      const padded = text + '='.repeat((4 - (text.length % 4)) % 4);
-      return mac === text || mac === padded ? bytes : null;
-    }
-    case ENC_LATIN1:
-      return LATIN1.test(mac) ? Buffer.from(mac, 'latin1') : null;
-    default:
-      return Buffer.from(mac, TEXT_ENCODINGS[-encoding]);
-  }
-}
+// A MAC string in hex, base64, base64url or latin1 goes to C as it is and is
+// decoded there, strictly: text that is not exactly the MAC's bytes in that
+// encoding is simply not equal. Other text encodings are decoded here.
 
 const MAC_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
   'DataView, ArrayBuffer, or SharedArrayBuffer';
 
-// The bytes of `mac` (a view, a buffer, or a string in macEncoding), or null
-// when the string cannot be decoded.
-function macBytes(mac, macEncoding, caller) {
-  const encoding = macEncoding === undefined ? ENC_HEX :
-    encodingId(macEncoding, 'macEncoding', caller);
+function macEncodingId(macEncoding, caller) {
+  if (macEncoding === undefined) return ENC_HEX;
+  const encoding = encodingId(macEncoding, 'macEncoding', caller);
   if (encoding === ENC_BUFFER) throw invalidArgValue('macEncoding', macEncoding, caller);
+  return encoding;
+}
+
+// What C compares: the string itself (for encodings C decodes), or bytes.
+function macValue(mac, encoding, caller) {
   if (ArrayBuffer.isView(mac)) return mac;
-  if (typeof mac === 'string') return decodeMac(mac, encoding);
+  if (typeof mac === 'string') {
+    return encoding >= 0 ? mac : Buffer.from(mac, TEXT_ENCODINGS[-encoding]);
+  }
   if (isAnyArrayBuffer(mac)) return new Uint8Array(mac);
   throw invalidArgType('mac', MAC_TYPES, mac, caller);
 }
@@ -218,5 +200,6 @@ module.exports = {
   wipeKey,
   parseOptions,
   outputLength,
-  macBytes,
+  macEncodingId,
+  macValue,
 };

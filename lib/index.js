@@ -6,7 +6,7 @@ const crypto = require('crypto');
 const binding = require('./binding');
 const {
   ENC_HEX, fromBuffer, lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm,
-  toBytes, toKeyBytes, wipeKey, parseOptions, outputLength, macBytes,
+  toBytes, toKeyBytes, wipeKey, parseOptions, outputLength, macEncodingId, macValue,
 } = require('./args');
 const { makeError } = require('./errors');
 
@@ -85,9 +85,10 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', verifyHmac);
     }
-    const expected = macBytes(mac, macEncoding, verifyHmac);
+    const encoding = macEncodingId(macEncoding, verifyHmac);
+    mac = macValue(mac, encoding, verifyHmac);
     const alg = hmacAlgorithm(algorithm, verifyHmac);
-    return expected !== null && binding.hmacVerify(alg.id, key, data, expected);
+    return binding.hmacVerify(alg.id | (encoding << 8), key, data, mac);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -136,10 +137,8 @@ class HmacKey {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.verify);
     }
-    const expected = macBytes(mac, macEncoding, this.verify);
-    // An undecodable MAC still goes to C (as no bytes, which never match), so
-    // a destroyed key throws whatever the MAC.
-    return binding.hmacKeyVerify(this.#handle, data, expected === null ? EMPTY : expected);
+    const encoding = macEncodingId(macEncoding, this.verify);
+    return binding.hmacKeyVerify(this.#handle, encoding, data, macValue(mac, encoding, this.verify));
   }
 
   // Wipes the keyed states now rather than at garbage collection. Later
@@ -156,8 +155,6 @@ class HmacKey {
     return 'HmacKey';
   }
 }
-
-const EMPTY = new Uint8Array(0);
 
 function invalidThis(what) {
   return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);

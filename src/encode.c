@@ -160,3 +160,95 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
   }
   return 1;
 }
+
+/* ---- decoding a MAC given as text ------------------------------------------
+ * Strict: a string that is not exactly `want` bytes in the encoding (wrong
+ * length, a character outside the alphabet, misplaced padding, stray bits)
+ * cannot be the MAC, and is simply not equal to it. The string is the
+ * caller's, not secret: only the final comparison must be constant-time. */
+
+/* Longest text of an EVP_MAX_MD_SIZE MAC: hex. */
+#define FH_MAX_MAC_TEXT (2 * EVP_MAX_MD_SIZE)
+
+static int hex_value(uint16_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static int base64_value(uint16_t c, int url) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == (url ? '-' : '+')) return 62;
+  if (c == (url ? '_' : '/')) return 63;
+  return -1;
+}
+
+static int decode_hex(const uint16_t *s, size_t n, uint8_t *out, size_t want) {
+  size_t i;
+
+  if (n != 2 * want) return 0;
+  for (i = 0; i < want; i++) {
+    int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
+    if (hi < 0 || lo < 0) return 0;
+    out[i] = (uint8_t)(hi << 4 | lo);
+  }
+  return 1;
+}
+
+/* Canonical base64 of `want` bytes, with its padding or without it. */
+static int decode_base64(const uint16_t *s, size_t n, uint8_t *out,
+                         size_t want, int url) {
+  size_t bare = want / 3 * 4 + (want % 3 ? want % 3 + 1 : 0), i, o = 0;
+  uint32_t acc = 0;
+  int bits = 0, v;
+
+  if (n != bare && n != (want + 2) / 3 * 4) return 0;
+  for (i = bare; i < n; i++)
+    if (s[i] != '=') return 0;
+  for (i = 0; i < bare; i++) {
+    if ((v = base64_value(s[i], url)) < 0) return 0;
+    acc = acc << 6 | (uint32_t)v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (uint8_t)(acc >> bits);
+    }
+  }
+  /* The bits past the last byte must be zero in canonical text. */
+  return (acc & ((1u << bits) - 1)) == 0;
+}
+
+int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
+                  uint8_t *out, size_t want, int *valid) {
+  uint16_t text[FH_MAX_MAC_TEXT + 1];
+  size_t n, i;
+
+  *valid = 0;
+  CALL(env, napi_get_value_string_utf16(env, value, NULL, 0, &n));
+  if (n > FH_MAX_MAC_TEXT) return 1;
+  CALL(env, napi_get_value_string_utf16(env, value, text, sizeof(text) / 2, &n));
+  switch (enc) {
+    case FH_ENC_HEX:
+      *valid = decode_hex(text, n, out, want);
+      break;
+    case FH_ENC_BASE64:
+    case FH_ENC_BASE64URL:
+      *valid = decode_base64(text, n, out, want, enc == FH_ENC_BASE64URL);
+      break;
+    case FH_ENC_LATIN1:
+      *valid = n == want;
+      for (i = 0; *valid && i < n; i++) {
+        *valid = text[i] <= 0xff;
+        out[i] = (uint8_t)text[i];
+      }
+      break;
+    default:
+      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+               "Unknown MAC encoding id %d", (int)enc);
+      return 0;
+  }
+  return 1;
+}

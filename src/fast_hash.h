@@ -39,6 +39,18 @@ void fh_throw_openssl(napi_env env, const char *what);
     }                                                                         \
   } while (0)
 
+/* ---- encoding IDs (encode.c) -------------------------------------------- */
+
+/* Encodings made natively into a JS string. Everything else is produced in JS
+ * from a Buffer the C side fills. */
+typedef enum {
+  FH_ENC_HEX = 0,
+  FH_ENC_BASE64,
+  FH_ENC_BASE64URL,
+  FH_ENC_LATIN1,
+  FH_ENC_COUNT
+} fh_encoding;
+
 /* ---- algorithms (algs.c) ------------------------------------------------- */
 
 /* How a digest is computed: OpenSSL's low-level context structs on the stack
@@ -155,10 +167,11 @@ int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
  * cost about as much as a compression block. */
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w);
 
-/* Compares a computed MAC with the caller's bytes in constant time and sets
- * result to the JS boolean. */
-int fh_verdict(napi_env env, const uint8_t *mac, size_t n,
-               const fh_input *given, napi_value *result);
+/* Compares a computed MAC with `given` (bytes, or a string in `enc`) in
+ * constant time, and sets result to the JS boolean. Wrong lengths and
+ * undecodable strings are false, not errors. */
+int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
+               fh_encoding enc, napi_value *result);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -190,21 +203,17 @@ int fh_alg_at(napi_env env, const fh_state *st, uint32_t id,
 
 /* ---- output encodings (encode.c) ----------------------------------------- */
 
-/* Encodings made natively into a JS string. Everything else is produced in JS
- * from a Buffer the C side fills. */
-typedef enum {
-  FH_ENC_HEX = 0,
-  FH_ENC_BASE64,
-  FH_ENC_BASE64URL,
-  FH_ENC_LATIN1,
-  FH_ENC_COUNT
-} fh_encoding;
-
 extern const char *const fh_encoding_names[FH_ENC_COUNT];
 
 /* Creates the JS string for bytes src[0..n) in `enc`. */
 int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
                    size_t n, napi_value *result);
+
+/* Decodes a MAC given as a string in `enc` (strictly) into out: *valid is 1
+ * when it is exactly `want` (<= EVP_MAX_MD_SIZE) bytes in that encoding.
+ * Returns 0 only with an exception pending. */
+int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
+                  uint8_t *out, size_t want, int *valid);
 
 /* ---- exported functions (hash.c) ----------------------------------------- */
 

@@ -111,11 +111,24 @@ static int get_key_and_data(napi_env env, napi_value keyv, napi_value datav,
   return 0;
 }
 
-int fh_verdict(napi_env env, const uint8_t *mac, size_t n,
-               const fh_input *given, napi_value *result) {
-  /* The length is public; only the bytes are compared in constant time. */
-  int same = given->len == n && CRYPTO_memcmp(mac, given->data, n) == 0;
+int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
+               fh_encoding enc, napi_value *result) {
+  napi_valuetype type;
+  uint8_t decoded[EVP_MAX_MD_SIZE];
+  fh_input bytes;
+  int same = 0, valid;
 
+  CALL(env, napi_typeof(env, given, &type));
+  if (type == napi_string) {
+    if (!fh_decode_mac(env, given, enc, decoded, n, &valid)) return 0;
+    /* The length is public; only the bytes are compared in constant time. */
+    same = valid && CRYPTO_memcmp(mac, decoded, n) == 0;
+    OPENSSL_cleanse(decoded, n);
+  } else {
+    if (!fh_get_input(env, given, &bytes)) return 0;
+    same = bytes.len == n && CRYPTO_memcmp(mac, bytes.data, n) == 0;
+    fh_input_release(&bytes);
+  }
   CALL(env, napi_get_boolean(env, same, result));
   return 1;
 }
@@ -175,8 +188,8 @@ napi_value fh_hmac_into(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* hmacVerify(algId, key, data, mac) -> boolean, in constant time for a mac of
- * the right length (the length itself is public). */
+/* hmacVerify(op, key, data, mac) -> boolean, op = algId | macEncodingId << 8;
+ * mac is bytes, or a string in that encoding. */
 napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4], result = NULL;
@@ -184,7 +197,7 @@ napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
   fh_state *st;
   const fh_alg *alg;
   uint32_t id;
-  fh_input key, data, given;
+  fh_input key, data;
   fh_hmac_work w;
   int ok;
 
@@ -196,12 +209,11 @@ napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
   ok = hmac_oneshot(st, alg, &key, &data, &w);
   fh_input_release(&data);
   fh_input_release(&key);
-  if (!ok) {
+  if (ok)
+    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, argv[3],
+               (fh_encoding)(id >> 8), &result);
+  else
     fh_throw_openssl(env, "HMAC");
-  } else if (fh_get_input(env, argv[3], &given)) {
-    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, &given, &result);
-    fh_input_release(&given);
-  }
   fh_hmac_wipe(alg, &w);
   return result;
 }

@@ -216,21 +216,20 @@ napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* hmacKeyVerify(key, data, mac) -> boolean */
+/* hmacKeyVerify(key, macEncodingId, data, mac) -> boolean */
 napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3], result = NULL;
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
   void *self;
   fh_hmac_key *k;
-  fh_input given;
+  uint32_t enc;
   fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (key_mac_args(env, self, argv[0], argv[1], &k, &w) &&
-      fh_get_input(env, argv[2], &given)) {
-    fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, &given, &result);
-    fh_input_release(&given);
-  }
+  if (!fh_get_u32(env, argv[1], &enc)) return NULL;
+  if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
+    fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, argv[3],
+               (fh_encoding)enc, &result);
   if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }

@@ -59,6 +59,13 @@ describe('verifyHmac()', function () {
       [right.toString('latin1').slice(1) + '\u0100', 'latin1'],
     ];
     assert.strictEqual(verifyHmac('sha256', 'k', message, right.toString('base64'), 'base64'), true);
+    // Stray bits: the last character's unused low bits set. Lenient decoders
+    // (Buffer.from) read the same bytes; the canonical text is different.
+    const b64 = right.toString('base64');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const stray = b64.slice(0, -2) + alphabet[alphabet.indexOf(b64[b64.length - 2]) ^ 1] + '=';
+    assert.ok(Buffer.from(stray, 'base64').equals(right));
+    wrong.push([stray, 'base64'], [stray.slice(0, -1), 'base64']);
     for (const [form, enc] of wrong) {
       assert.strictEqual(verifyHmac('sha256', 'k', message, form, enc), false, `${enc} ${JSON.stringify(form)}`);
     }
