@@ -71,6 +71,87 @@ export function hash(
   options: HashOptions & { outputEncoding?: TextEncoding | undefined },
 ): string;
 
+/** An HMAC key: a string (UTF-8), bytes, or a secret `KeyObject`/`CryptoKey`. */
+export type HmacKeyMaterial =
+  | BinaryLike
+  | import('crypto').KeyObject
+  | import('crypto').webcrypto.CryptoKey;
+
+/** Options of the HMAC functions: `outputLength` is ignored, as
+ * `createHmac` ignores it. */
+export interface HmacOptions {
+  outputEncoding?: OutputEncoding | undefined;
+  outputLength?: number | undefined;
+}
+
+/** A MAC to compare: bytes, or a string in `macEncoding`. */
+export type MacInput = string | NodeJS.ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/**
+ * One-shot HMAC (RFC 2104): the same result as
+ * `crypto.createHmac(algorithm, key).update(data).digest(outputEncoding)`,
+ * hex by default. XOF digests (shake128/256) are refused.
+ */
+export function hmac(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  outputEncoding: BufferEncodingName,
+): Buffer;
+export function hmac(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  options: HmacOptions & { outputEncoding: BufferEncodingName },
+): Buffer;
+export function hmac(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  outputEncoding?: TextEncoding,
+): string;
+export function hmac(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  options: HmacOptions & { outputEncoding?: TextEncoding | undefined },
+): string;
+
+/**
+ * Computes the HMAC and compares it with `mac` in constant time. A MAC of
+ * the wrong length, or a string that is not valid text in `macEncoding`
+ * (default `'hex'`), gives `false`.
+ */
+export function verifyHmac(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  mac: MacInput,
+  macEncoding?: TextEncoding,
+): boolean;
+
+/**
+ * HMAC states keyed once (made by `createHmacKey`): each digest costs only
+ * the message blocks plus one outer block. Use it on the thread that made it.
+ */
+export interface HmacKey {
+  /** The algorithm name as given, lower-cased. */
+  readonly algorithm: string;
+  /** Same result as `hmac(algorithm, key, data, outputEncoding)`. */
+  digest(data: BinaryLike, outputEncoding: BufferEncodingName): Buffer;
+  digest(data: BinaryLike, options: HmacOptions & { outputEncoding: BufferEncodingName }): Buffer;
+  digest(data: BinaryLike, outputEncoding?: TextEncoding): string;
+  digest(data: BinaryLike, options: HmacOptions & { outputEncoding?: TextEncoding | undefined }): string;
+  /** Same result as `verifyHmac(algorithm, key, data, mac, macEncoding)`. */
+  verify(data: BinaryLike, mac: MacInput, macEncoding?: TextEncoding): boolean;
+  /** Wipes the keyed states now; later `digest`/`verify` calls throw
+   * `ERR_INVALID_STATE`. Calling it again does nothing. */
+  destroy(): void;
+}
+
+/** Keys the HMAC states once for many messages. */
+export function createHmacKey(algorithm: string, key: HmacKeyMaterial): HmacKey;
+
 /** The algorithm names `hash` accepts: sorted, without duplicates, including
  * every name `crypto.getHashes()` lists. */
 export function getHashes(): string[];

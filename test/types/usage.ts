@@ -1,5 +1,6 @@
 // Type-checked by test/types.test.js: the overloads of index.d.ts.
-import { hash, getHashes } from '../..';
+import { createSecretKey } from 'crypto';
+import { hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey } from '../..';
 
 const asString: string = hash('sha256', 'abc');
 const hex: string = hash('sha256', Buffer.from('abc'), 'hex');
@@ -25,4 +26,28 @@ hash('sha256', 'abc', 'base32');
 // @ts-expect-error outputLength is a number
 hash('shake128', 'abc', { outputLength: '16' });
 
+const mac: string = hmac('sha256', 'key', 'data');
+const macBuf: Buffer = hmac('sha256', createSecretKey(Buffer.alloc(8)), 'data', 'buffer');
+const macOpt: Buffer = hmac('sha512', new Uint8Array(4), 'data', { outputEncoding: 'buffer' });
+const macB64: string = hmac('sha512', new ArrayBuffer(4), 'data', { outputEncoding: 'base64' });
+const ok: boolean = verifyHmac('sha256', 'key', 'data', mac);
+const ok2: boolean = verifyHmac('sha256', 'key', 'data', macB64, 'base64');
+const hk: HmacKey = createHmacKey('sha256', 'key');
+const hkHex: string = hk.digest('data');
+const hkBuf: Buffer = hk.digest('data', 'buffer');
+const hkOk: boolean = hk.verify('data', hkBuf);
+const hkAlg: string = hk.algorithm;
+hk.destroy();
+// @ts-expect-error a Buffer is not a string
+const wrong3: string = hmac('sha256', 'k', 'd', 'buffer');
+// @ts-expect-error keys are not numbers
+hmac('sha256', 42, 'data');
+// @ts-expect-error verify returns a boolean
+const wrong4: string = verifyHmac('sha256', 'k', 'd', 'aa');
+// @ts-expect-error algorithm is read-only
+hk.algorithm = 'md5';
+// @ts-expect-error digest of a Buffer encoding is a Buffer
+const wrong5: string = hk.digest('d', { outputEncoding: 'buffer' });
+
+export { mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };
