@@ -63,7 +63,7 @@ static int evp_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
   return ok;
 }
 
-int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
+int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
               size_t len, uint8_t *out, size_t outlen) {
   fh_ll_ctx c;
   int ok;
@@ -71,10 +71,36 @@ int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
   if (alg->kind == FH_KIND_EVP) {
     /* SHAKE of length 0 is the empty string; OpenSSL refuses to squeeze 0. */
     if (alg->xof && outlen == 0) return 1;
-    return evp_digest(st->ctx, alg, data, len, out, outlen);
+    return evp_digest(ctx, alg, data, len, out, outlen);
   }
   ok = fh_ll_init(alg->kind, &c) && fh_ll_update(alg->kind, &c, data, len) &&
        fh_ll_final(alg->kind, &c, out);
   OPENSSL_cleanse(&c, fh_ll_size(alg->kind));
   return ok;
+}
+
+int fh_stream_init(fh_stream *s, const fh_alg *alg, EVP_MD_CTX *evp) {
+  s->alg = alg;
+  s->evp = evp;
+  if (alg->kind == FH_KIND_EVP) return EVP_DigestInit_ex(evp, alg->md, NULL);
+  return fh_ll_init(alg->kind, &s->ll);
+}
+
+int fh_stream_update(fh_stream *s, const uint8_t *p, size_t n) {
+  if (s->alg->kind == FH_KIND_EVP) return EVP_DigestUpdate(s->evp, p, n);
+  return fh_ll_update(s->alg->kind, &s->ll, p, n);
+}
+
+int fh_stream_final(fh_stream *s, uint8_t *out, size_t outlen) {
+  const fh_alg *alg = s->alg;
+
+  if (alg->kind != FH_KIND_EVP) return fh_ll_final(alg->kind, &s->ll, out);
+  if (!alg->xof) return EVP_DigestFinal_ex(s->evp, out, NULL);
+  /* SHAKE of length 0 is the empty string; OpenSSL refuses to squeeze 0. */
+  return outlen == 0 || EVP_DigestFinalXOF(s->evp, out, outlen);
+}
+
+void fh_stream_wipe(fh_stream *s) {
+  if (s->alg->kind != FH_KIND_EVP)
+    OPENSSL_cleanse(&s->ll, fh_ll_size(s->alg->kind));
 }

@@ -114,9 +114,24 @@ int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out);
 size_t fh_ll_size(fh_kind kind);
 
 /* Digests data[0..len) into out[0..outlen). outlen must be alg->size unless
- * alg->xof. Returns 1, or 0 with the reason on OpenSSL's error queue. */
-int fh_digest(fh_state *st, const fh_alg *alg, const uint8_t *data,
+ * alg->xof. EVP kinds run in `ctx` (the environment's on the main thread, a
+ * job's own on the thread pool). Returns 1, or 0 with the reason on
+ * OpenSSL's error queue. */
+int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
               size_t len, uint8_t *out, size_t outlen);
+
+/* The same, fed in pieces (files). */
+typedef struct {
+  const fh_alg *alg;
+  fh_ll_ctx ll;
+  EVP_MD_CTX *evp;
+} fh_stream;
+
+int fh_stream_init(fh_stream *s, const fh_alg *alg, EVP_MD_CTX *evp);
+int fh_stream_update(fh_stream *s, const uint8_t *p, size_t n);
+int fh_stream_final(fh_stream *s, uint8_t *out, size_t outlen);
+/* Wipes the low-level state (the EVP one belongs to the caller). */
+void fh_stream_wipe(fh_stream *s);
 
 /* ---- HMAC (hmac.c) ------------------------------------------------------- */
 
@@ -141,14 +156,14 @@ typedef struct {
 /* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
 int fh_hmac_capable(const fh_alg *alg);
 
-/* Sets up w for alg with the environment's EVP context (or evp, if not
- * NULL): nothing in use yet. */
-void fh_hmac_begin(fh_state *st, const fh_alg *alg, fh_hmac_work *w);
+/* Sets up w for alg, with `evp` as the working state of EVP kinds: nothing
+ * in use yet. */
+void fh_hmac_begin(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
 
 /* The key block = K0 ^ ipad: K0 is the key, or its digest when longer than a
  * block, zero-padded. Returns 1, or 0 with the reason on OpenSSL's queue. */
-int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
-                      size_t keylen, fh_hmac_work *w);
+int fh_hmac_key_block(const fh_alg *alg, const uint8_t *key, size_t keylen,
+                      fh_hmac_work *w);
 
 /* Turns the key block from K0 ^ ipad into K0 ^ opad. */
 void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w);

@@ -50,7 +50,7 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
       return NULL;
     }
   }
-  if (fh_digest(st, alg, in.data, in.len, md, outlen))
+  if (fh_digest(st->ctx, alg, in.data, in.len, md, outlen))
     fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
   else
     fh_throw_openssl(env, "Digest");
@@ -79,7 +79,7 @@ napi_value fh_hash_into(napi_env env, napi_callback_info info) {
   if (!fh_get_output(env, argv[2], &out, &outlen) ||
       !fh_output_length_ok(env, alg, outlen) || !fh_get_input(env, argv[1], &in))
     return NULL;
-  ok = fh_digest(st, alg, in.data, in.len, out, outlen);
+  ok = fh_digest(st->ctx, alg, in.data, in.len, out, outlen);
   fh_input_release(&in);
   if (!ok) fh_throw_openssl(env, "Digest");
   return NULL;

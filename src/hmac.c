@@ -22,20 +22,20 @@ static void xor_block(uint8_t *block, size_t n, uint8_t pad) {
   for (i = 0; i < n; i++) block[i] ^= pad;
 }
 
-void fh_hmac_begin(fh_state *st, const fh_alg *alg, fh_hmac_work *w) {
+void fh_hmac_begin(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp) {
   w->block_len = 0;
-  w->evp = alg->kind == FH_KIND_EVP ? st->ctx : NULL;
+  w->evp = alg->kind == FH_KIND_EVP ? evp : NULL;
 }
 
-int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
-                      size_t keylen, fh_hmac_work *w) {
+int fh_hmac_key_block(const fh_alg *alg, const uint8_t *key, size_t keylen,
+                      fh_hmac_work *w) {
   size_t n = alg->block;
   int ok = 1;
 
   w->block_len = n;
   memset(w->bytes, 0, n);
   if (keylen > n)
-    ok = fh_digest(st, alg, key, keylen, w->bytes, alg->size);
+    ok = fh_digest(w->evp, alg, key, keylen, w->bytes, alg->size);
   else if (keylen > 0)
     memcpy(w->bytes, key, keylen);
   xor_block(w->bytes, n, 0x36);
@@ -82,8 +82,8 @@ static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
   uint8_t *inner = FH_HMAC_INNER(w, alg);
   int ok;
 
-  fh_hmac_begin(st, alg, w);
-  ok = fh_hmac_key_block(st, alg, key->data, key->len, w) &&
+  fh_hmac_begin(alg, w, st->ctx);
+  ok = fh_hmac_key_block(alg, key->data, key->len, w) &&
        fh_hmac_absorb_block(alg, w, w->evp) &&
        fh_hmac_step(alg, w, data->data, data->len, inner);
   fh_hmac_to_opad(alg, w);

@@ -46,12 +46,11 @@ static void finalize_key(napi_env env, void *data, void *hint) {
 
 /* Keys the inner and outer states: for EVP kinds in the key's own
  * contexts, for low-level kinds in the working state, then copied out. */
-static int key_states(fh_state *st, fh_hmac_key *k, const fh_input *key,
-                      fh_hmac_work *w) {
+static int key_states(fh_hmac_key *k, const fh_input *key, fh_hmac_work *w) {
   const fh_alg *alg = &k->alg;
   size_t n = fh_ll_size(alg->kind);
 
-  if (!fh_hmac_key_block(st, alg, key->data, key->len, w) ||
+  if (!fh_hmac_key_block(alg, key->data, key->len, w) ||
       !fh_hmac_absorb_block(alg, w, k->inner_evp))
     return 0;
   memcpy(&k->inner, &w->ctx, n);
@@ -76,8 +75,8 @@ static fh_hmac_key *new_key(fh_state *st, const fh_alg *alg,
     k->outer_evp = EVP_MD_CTX_new();
     if (k->inner_evp == NULL || k->outer_evp == NULL) goto fail;
   }
-  fh_hmac_begin(st, alg, &w);
-  ok = key_states(st, k, key, &w);
+  fh_hmac_begin(alg, &w, st->ctx);
+  ok = key_states(k, key, &w);
   fh_hmac_wipe(alg, &w);
   if (ok) return k;
 fail:
@@ -152,7 +151,7 @@ static int key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
   const fh_alg *alg = &k->alg;
   uint8_t *inner = FH_HMAC_INNER(w, alg);
 
-  fh_hmac_begin(st, alg, w);
+  fh_hmac_begin(alg, w, st->ctx);
   return load_state(w, alg, &k->inner, k->inner_evp) &&
          fh_hmac_step(alg, w, data->data, data->len, inner) &&
          load_state(w, alg, &k->outer, k->outer_evp) &&
