@@ -11,7 +11,10 @@
         "src/hash.c",
         "src/encode.c",
         "src/hmac.c",
-        "src/hmac_key.c"
+        "src/hmac_key.c",
+        "src/many.c",
+        "src/file.c",
+        "src/async.c"
       ],
       "defines": [
         # The low-level digest structs are deprecated in OpenSSL 3 but still

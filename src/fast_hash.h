@@ -51,6 +51,9 @@ typedef enum {
   FH_ENC_COUNT
 } fh_encoding;
 
+/* For the functions that can also give a Buffer made in C (async ones). */
+#define FH_ENC_BUFFER 0xff
+
 /* ---- algorithms (algs.c) ------------------------------------------------- */
 
 /* How a digest is computed: OpenSSL's low-level context structs on the stack
@@ -176,6 +179,12 @@ int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
 int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
                  size_t len, uint8_t *out);
 
+/* The whole one-shot: the MAC of data under key, into FH_HMAC_MAC(w, alg),
+ * EVP kinds running in `evp`. The caller wipes w. */
+int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
+                    size_t keylen, const uint8_t *data, size_t len,
+                    fh_hmac_work *w);
+
 /* Wipes what w used and resets its EVP context (OpenSSL then clears and
  * frees the provider state). OPENSSL_cleanse stores 8 bytes at a time, so
  * only the bytes alg used are wiped: a blanket wipe of the whole area would
@@ -230,6 +239,30 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
 int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
                   uint8_t *out, size_t want, int *valid);
 
+/* ---- files (file.c) ------------------------------------------------------ */
+
+/* A file-system failure: a negative libuv error code and the call. */
+typedef struct {
+  int code;
+  const char *syscall;
+} fh_fs_error;
+
+/* Digests the file at `path` (EVP kinds in `evp`). Returns 1; or 0 with
+ * err->code set on a file-system failure, or with the reason on OpenSSL's
+ * queue. Touches no JS: runs on any thread. */
+int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
+                   uint8_t *out, size_t outlen, fh_fs_error *err);
+
+/* The Node-style error for a file-system failure: code, errno, syscall and
+ * path set, worded as fs words it. */
+int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
+                      napi_value *result);
+void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path);
+
+/* A path (string or Buffer) as a heap C string; NULL with an exception
+ * pending. */
+char *fh_get_path(napi_env env, napi_value value);
+
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
 napi_value fh_hash(napi_env env, napi_callback_info info);
@@ -249,5 +282,14 @@ napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info);
+
+/* ---- exported functions (many.c, file.c, async.c) ------------------------ */
+
+napi_value fh_hash_many(napi_env env, napi_callback_info info);
+napi_value fh_hash_many_into(napi_env env, napi_callback_info info);
+napi_value fh_hash_file_sync(napi_env env, napi_callback_info info);
+napi_value fh_hash_async(napi_env env, napi_callback_info info);
+napi_value fh_hmac_async(napi_env env, napi_callback_info info);
+napi_value fh_hash_file(napi_env env, napi_callback_info info);
 
 #endif /* FAST_HASH_H */

@@ -76,19 +76,25 @@ void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
     OPENSSL_cleanse(&w->ctx, fh_ll_size(alg->kind));
 }
 
-/* The MAC of data under key, into FH_HMAC_MAC(w, alg). */
-static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
-                        const fh_input *data, fh_hmac_work *w) {
+int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
+                    size_t keylen, const uint8_t *data, size_t len,
+                    fh_hmac_work *w) {
   uint8_t *inner = FH_HMAC_INNER(w, alg);
   int ok;
 
-  fh_hmac_begin(alg, w, st->ctx);
-  ok = fh_hmac_key_block(alg, key->data, key->len, w) &&
+  fh_hmac_begin(alg, w, evp);
+  ok = fh_hmac_key_block(alg, key, keylen, w) &&
        fh_hmac_absorb_block(alg, w, w->evp) &&
-       fh_hmac_step(alg, w, data->data, data->len, inner);
+       fh_hmac_step(alg, w, data, len, inner);
   fh_hmac_to_opad(alg, w);
   return ok && fh_hmac_absorb_block(alg, w, w->evp) &&
          fh_hmac_step(alg, w, inner, alg->size, FH_HMAC_MAC(w, alg));
+}
+
+static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
+                        const fh_input *data, fh_hmac_work *w) {
+  return fh_hmac_compute(alg, st->ctx, key->data, key->len, data->data,
+                         data->len, w);
 }
 
 /* The slot for an HMAC algorithm ID: capable digests only. */

@@ -52,6 +52,12 @@ NAPI_MODULE_INIT() {
     { "hmacKeyDigestInto", NULL, fh_hmac_key_digest_into, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyVerify", NULL, fh_hmac_key_verify, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyDestroy", NULL, fh_hmac_key_destroy, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashMany", NULL, fh_hash_many, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashManyInto", NULL, fh_hash_many_into, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashFileSync", NULL, fh_hash_file_sync, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },
+    { "hmacAsync", NULL, fh_hmac_async, NULL, NULL, NULL, napi_enumerable, st },
+    { "hashFile", NULL, fh_hash_file, NULL, NULL, NULL, napi_enumerable, st },
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
     { "evpOnly", NULL, NULL, NULL, NULL, evp_only, napi_enumerable, NULL },
   };

@@ -1,0 +1,261 @@
+/* hashAsync, hmacAsync, hashFile: the same digests on the libuv thread pool.
+ *
+ * A job captures everything when the call is made: its own copy of the input
+ * (strings encoded, buffers copied, so later changes to them do not matter),
+ * of the key, of the path, and of the algorithm entry with its own EVP_MD
+ * reference. The thread-pool side touches no JS and nothing of the
+ * environment's: EVP kinds get a context of the job's own. Keys and digests
+ * are wiped when the job ends. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+
+#include "fast_hash.h"
+
+typedef enum { FH_JOB_HASH, FH_JOB_HMAC, FH_JOB_FILE } fh_job_kind;
+
+typedef struct {
+  fh_job_kind kind;
+  fh_alg alg;             /* a copy holding its own EVP_MD reference */
+  uint32_t enc;           /* an fh_encoding, or FH_ENC_BUFFER */
+  size_t outlen;
+  uint8_t *data, *key;    /* owned copies, wiped at the end */
+  size_t len, keylen;
+  char *path;
+  uint8_t *out;           /* outlen bytes */
+  int ok;
+  unsigned long ossl_error;
+  fh_fs_error fs;
+  napi_deferred deferred;
+  napi_async_work work;
+} fh_job;
+
+static void free_job(fh_job *job) {
+  if (job->data != NULL) OPENSSL_cleanse(job->data, job->len);
+  if (job->key != NULL) OPENSSL_cleanse(job->key, job->keylen);
+  if (job->out != NULL) OPENSSL_cleanse(job->out, job->outlen);
+  free(job->data);
+  free(job->key);
+  free(job->out);
+  free(job->path);
+  EVP_MD_free(job->alg.md);
+  free(job);
+}
+
+/* On a thread-pool thread: no JS, no environment state. */
+static void execute(napi_env env, void *data) {
+  fh_job *job = data;
+  EVP_MD_CTX *evp = NULL;
+  fh_hmac_work w;
+
+  (void)env;
+  if (job->alg.kind == FH_KIND_EVP && (evp = EVP_MD_CTX_new()) == NULL) {
+    job->ossl_error = ERR_get_error();
+    ERR_clear_error();
+    return;
+  }
+  switch (job->kind) {
+    case FH_JOB_HASH:
+      job->ok = fh_digest(evp, &job->alg, job->data, job->len, job->out,
+                          job->outlen);
+      break;
+    case FH_JOB_HMAC:
+      job->ok = fh_hmac_compute(&job->alg, evp, job->key, job->keylen,
+                                job->data, job->len, &w);
+      if (job->ok) memcpy(job->out, FH_HMAC_MAC(&w, &job->alg), job->outlen);
+      fh_hmac_wipe(&job->alg, &w);
+      break;
+    case FH_JOB_FILE:
+      job->ok = fh_file_digest(&job->alg, evp, job->path, job->out,
+                               job->outlen, &job->fs);
+      break;
+  }
+  /* This thread's error queue is not node:crypto's, but leave it clean. */
+  if (!job->ok) job->ossl_error = ERR_get_error();
+  ERR_clear_error();
+  EVP_MD_CTX_free(evp);
+}
+
+static napi_value job_error(napi_env env, fh_job *job) {
+  napi_value error = NULL, code, message;
+  char text[256];
+
+  if (job->fs.code != 0) {
+    fh_fs_error_value(env, &job->fs, job->path, &error);
+    return error;
+  }
+  if (job->ossl_error != 0)
+    ERR_error_string_n(job->ossl_error, text, sizeof(text));
+  else
+    snprintf(text, sizeof(text), "out of memory");
+  if (napi_create_string_utf8(env, "ERR_CRYPTO_OPERATION_FAILED",
+                              NAPI_AUTO_LENGTH, &code) == napi_ok &&
+      napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message) == napi_ok)
+    napi_create_error(env, code, message, &error);
+  return error;
+}
+
+/* Back on the JS thread: settle the promise and free the job. */
+static void complete(napi_env env, napi_status status, void *data) {
+  fh_job *job = data;
+  napi_value value = NULL;
+  void *copy;
+
+  /* Cancelled, or the environment is going away: nothing to settle. */
+  if (status == napi_ok) {
+    if (!job->ok) {
+      value = job_error(env, job);
+      if (value != NULL) napi_reject_deferred(env, job->deferred, value);
+    } else if (job->enc == FH_ENC_BUFFER) {
+      if (napi_create_buffer_copy(env, job->outlen, job->out, &copy, &value) ==
+          napi_ok)
+        napi_resolve_deferred(env, job->deferred, value);
+    } else if (fh_make_string(env, (fh_encoding)job->enc, job->out,
+                              job->outlen, &value)) {
+      napi_resolve_deferred(env, job->deferred, value);
+    }
+    /* A failure above left an exception pending: it rejects the promise. */
+    if (value == NULL) {
+      napi_value exception;
+      if (napi_get_and_clear_last_exception(env, &exception) == napi_ok)
+        napi_reject_deferred(env, job->deferred, exception);
+    }
+  }
+  napi_delete_async_work(env, job->work);
+  free_job(job);
+}
+
+/* Copies an input (string as UTF-8, or a view's bytes) into an owned
+ * buffer. */
+static int copy_input(napi_env env, napi_value value, uint8_t **out,
+                      size_t *len) {
+  fh_input in;
+  int ok;
+
+  if (!fh_get_input(env, value, &in)) return 0;
+  *len = in.len;
+  *out = malloc(in.len ? in.len : 1);
+  ok = *out != NULL;
+  if (ok && in.len) memcpy(*out, in.data, in.len);
+  fh_input_release(&in);
+  if (!ok)
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate %zu bytes for an input copy", *len);
+  return ok;
+}
+
+/* A job for op = algId | encoding << 8 (encoding FH_ENC_BUFFER for a
+ * Buffer result) and the requested output length. */
+static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
+                       napi_value opv, napi_value lenv) {
+  const fh_alg *alg;
+  uint32_t op;
+  size_t outlen;
+  fh_job *job;
+
+  if (!fh_get_u32(env, opv, &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+    return NULL;
+  outlen = alg->size;
+  if (alg->xof && kind != FH_JOB_HMAC && !fh_get_size(env, lenv, &outlen))
+    return NULL;
+  if (kind == FH_JOB_HMAC && !fh_hmac_capable(alg)) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
+             "Invalid digest for HMAC");
+    return NULL;
+  }
+  if ((op >> 8) != FH_ENC_BUFFER && (op >> 8) >= FH_ENC_COUNT) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown output encoding id %u", (unsigned)(op >> 8));
+    return NULL;
+  }
+  job = calloc(1, sizeof(*job));
+  if (job == NULL || (job->out = malloc(outlen ? outlen : 1)) == NULL ||
+      !EVP_MD_up_ref(alg->md)) {
+    if (job != NULL) free(job->out);
+    free(job);
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate a job");
+    return NULL;
+  }
+  job->kind = kind;
+  job->alg = *alg;
+  job->enc = op >> 8;
+  job->outlen = outlen;
+  return job;
+}
+
+/* Queues the job and returns its promise; frees it on failure. */
+static napi_value start(napi_env env, fh_job *job) {
+  napi_value promise, name;
+
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
+      napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
+          napi_ok ||
+      napi_create_async_work(env, NULL, name, execute, complete, job,
+                             &job->work) != napi_ok) {
+    free_job(job);
+    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
+    return NULL;
+  }
+  if (napi_queue_async_work(env, job->work) != napi_ok) {
+    napi_delete_async_work(env, job->work);
+    free_job(job);
+    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot queue the job");
+    return NULL;
+  }
+  return promise;
+}
+
+/* hashAsync(op, data, outputLength) -> Promise */
+napi_value fh_hash_async(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *self;
+  fh_job *job;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  job = new_job(env, self, FH_JOB_HASH, argv[0], argv[2]);
+  if (job == NULL) return NULL;
+  if (!copy_input(env, argv[1], &job->data, &job->len)) {
+    free_job(job);
+    return NULL;
+  }
+  return start(env, job);
+}
+
+/* hmacAsync(op, key, data) -> Promise */
+napi_value fh_hmac_async(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *self;
+  fh_job *job;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  job = new_job(env, self, FH_JOB_HMAC, argv[0], NULL);
+  if (job == NULL) return NULL;
+  if (!copy_input(env, argv[1], &job->key, &job->keylen) ||
+      !copy_input(env, argv[2], &job->data, &job->len)) {
+    free_job(job);
+    return NULL;
+  }
+  return start(env, job);
+}
+
+/* hashFile(op, path, outputLength) -> Promise */
+napi_value fh_hash_file(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *self;
+  fh_job *job;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  job = new_job(env, self, FH_JOB_FILE, argv[0], argv[2]);
+  if (job == NULL) return NULL;
+  if ((job->path = fh_get_path(env, argv[1])) == NULL) {
+    free_job(job);
+    return NULL;
+  }
+  return start(env, job);
+}

@@ -1,0 +1,185 @@
+/* Digests of files, read in native code in large chunks through libuv's
+ * synchronous file calls (portable, and safe on any thread): no file byte
+ * passes through JavaScript. Used by hashFileSync here and by hashFile on
+ * the thread pool (async.c). */
+/* uv.h needs the POSIX types (pthread_rwlock_t, addrinfo) that strict C99
+ * hides. */
+#define _XOPEN_SOURCE 700
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <uv.h>
+
+#include "fast_hash.h"
+
+/* Large enough that reads cost little next to hashing; one allocation per
+ * file. */
+#define FH_FILE_CHUNK (1u << 20)
+
+int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
+                   uint8_t *out, size_t outlen, fh_fs_error *err) {
+  uv_fs_t req;
+  uv_buf_t buf;
+  uv_file fd;
+  fh_stream s;
+  uint8_t *chunk;
+  ssize_t n;
+  int ok;
+
+  err->code = 0;
+  err->syscall = NULL;
+  fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
+  uv_fs_req_cleanup(&req);
+  if (fd < 0) {
+    err->code = fd;
+    err->syscall = "open";
+    return 0;
+  }
+  chunk = malloc(FH_FILE_CHUNK);
+  if (chunk == NULL) {
+    uv_fs_close(NULL, &req, fd, NULL);
+    uv_fs_req_cleanup(&req);
+    err->code = UV_ENOMEM;
+    err->syscall = "read";
+    return 0;
+  }
+  ok = fh_stream_init(&s, alg, evp);
+  while (ok) {
+    buf = uv_buf_init((char *)chunk, FH_FILE_CHUNK);
+    /* Interrupted reads are retried; offset -1 reads on from the current
+     * position, so files past 4 GiB need nothing special. */
+    do {
+      n = uv_fs_read(NULL, &req, fd, &buf, 1, -1, NULL);
+      uv_fs_req_cleanup(&req);
+    } while (n == UV_EINTR);
+    if (n < 0) {
+      err->code = (int)n;
+      err->syscall = "read";
+      ok = 0;
+    } else if (n == 0) {
+      ok = fh_stream_final(&s, out, outlen);
+      break;
+    } else {
+      ok = fh_stream_update(&s, chunk, (size_t)n);
+    }
+  }
+  fh_stream_wipe(&s);
+  free(chunk);
+  uv_fs_close(NULL, &req, fd, NULL);
+  uv_fs_req_cleanup(&req);
+  return ok;
+}
+
+void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path) {
+  napi_value error;
+
+  if (fh_fs_error_value(env, err, path, &error)) napi_throw(env, error);
+}
+
+int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
+                      napi_value *result) {
+  char message[1024];
+  napi_value code, text, value;
+  const char *name = uv_err_name(err->code);
+
+  /* As fs words it: "ENOENT: no such file or directory, open '/x'". */
+  snprintf(message, sizeof(message), "%s: %s, %s '%s'", name,
+           uv_strerror(err->code), err->syscall, path);
+  CALL(env, napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code));
+  CALL(env, napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text));
+  CALL(env, napi_create_error(env, code, text, result));
+  CALL(env, napi_create_int32(env, err->code, &value));
+  CALL(env, napi_set_named_property(env, *result, "errno", value));
+  CALL(env, napi_create_string_utf8(env, err->syscall, NAPI_AUTO_LENGTH, &value));
+  CALL(env, napi_set_named_property(env, *result, "syscall", value));
+  CALL(env, napi_create_string_utf8(env, path, NAPI_AUTO_LENGTH, &value));
+  CALL(env, napi_set_named_property(env, *result, "path", value));
+  return 1;
+}
+
+/* A path from JS (a string, or a Buffer of raw bytes) as a C string on the
+ * heap. The shim refuses NUL bytes; they are refused here again. */
+char *fh_get_path(napi_env env, napi_value value) {
+  napi_valuetype type;
+  size_t len;
+  void *bytes;
+  char *path;
+
+  if (napi_typeof(env, value, &type) != napi_ok) return NULL;
+  if (type == napi_string) {
+    if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok ||
+        (path = malloc(len + 1)) == NULL)
+      goto oom;
+    napi_get_value_string_utf8(env, value, path, len + 1, &len);
+  } else {
+    if (fh_get_output(env, value, &bytes, &len) == 0) return NULL;
+    if ((path = malloc(len + 1)) == NULL) goto oom;
+    memcpy(path, bytes, len);
+    path[len] = '\0';
+  }
+  if (strlen(path) == len) return path;
+  free(path);
+  fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_VALUE",
+           "The path must not contain NUL bytes");
+  return NULL;
+oom:
+  fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+           "Failed to allocate memory for a path");
+  return NULL;
+}
+
+/* hashFileSync(op, path, outputLength[, buffer]) -> string, or fills buffer
+ * (op = algId | encodingId << 8; with a buffer the encoding is unused). */
+napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
+  size_t argc = 4, outlen;
+  napi_value argv[4], result = NULL;
+  void *self, *into = NULL;
+  fh_state *st;
+  const fh_alg *alg;
+  uint32_t op;
+  uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
+  napi_valuetype type;
+  fh_fs_error err;
+  char *path;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  st = self;
+  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+    return NULL;
+  outlen = alg->size;
+  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
+  CALL(env, napi_typeof(env, argv[3], &type));
+  if (type != napi_undefined) {
+    size_t buflen;
+    if (!fh_get_output(env, argv[3], &into, &buflen)) return NULL;
+    if (buflen != outlen) {
+      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+               "The output Buffer must hold %zu bytes", outlen);
+      return NULL;
+    }
+    md = into;
+  } else if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate %zu bytes for the digest", outlen);
+    return NULL;
+  }
+  if ((path = fh_get_path(env, argv[1])) != NULL) {
+    if (fh_file_digest(alg, st->ctx, path, md, outlen, &err)) {
+      if (into == NULL)
+        fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
+    } else if (err.code != 0) {
+      ERR_clear_error();
+      fh_throw_fs(env, &err, path);
+    } else {
+      fh_throw_openssl(env, "Digest");
+    }
+    free(path);
+  }
+  if (md != into) OPENSSL_cleanse(md, outlen);
+  if (md != stack_md && md != into) free(md);
+  return result;
+}
