@@ -17,6 +17,8 @@ const {
 const { hex: ENC_HEX, base64: ENC_BASE64, base64url: ENC_BASE64URL, latin1: ENC_LATIN1 } =
   binding.encodings;
 const ENC_BUFFER = -1;
+// What C calls a Buffer result where it makes one itself (async jobs).
+const NATIVE_BUFFER = 0xff;
 const TEXT_ENCODINGS = ['', 'buffer', 'utf8', 'utf16le', 'ascii']; // by -id
 const ENCODINGS = new Map([
   ['hex', ENC_HEX],
@@ -46,9 +48,14 @@ function encodingId(encoding, name, caller) {
   return id;
 }
 
-// Turns a native result Buffer into what `encoding` (a negative ID) asks for.
+// Names of the native encodings, by ID, for Buffer#toString.
+const NATIVE_NAMES = [];
+for (const [name, id] of Object.entries(binding.encodings)) NATIVE_NAMES[id] = name;
+
+// Turns a result Buffer filled in C into what `encoding` asks for.
 function fromBuffer(out, encoding) {
-  return encoding === ENC_BUFFER ? out : out.toString(TEXT_ENCODINGS[-encoding]);
+  if (encoding === ENC_BUFFER) return out;
+  return out.toString(encoding >= 0 ? NATIVE_NAMES[encoding] : TEXT_ENCODINGS[-encoding]);
 }
 
 // ---- algorithms -------------------------------------------------------------
@@ -187,9 +194,31 @@ function macValue(mac, encoding, caller) {
   throw invalidArgType('mac', MAC_TYPES, mac, caller);
 }
 
+// ---- paths --------------------------------------------------------------------
+const { fileURLToPath } = require('url');
+const PATH_TYPES = 'of type string or an instance of Buffer or URL';
+
+// A path for C: a string or Buffer without NUL bytes; file: URLs become
+// strings (others throw ERR_INVALID_URL_SCHEME, as fs does).
+function toPath(path, caller) {
+  if (typeof path !== 'string' && !(path instanceof Uint8Array)) {
+    if (!(path instanceof URL)) throw invalidArgType('path', PATH_TYPES, path, caller);
+    path = fileURLToPath(path);
+  }
+  if (path.includes(typeof path === 'string' ? '\u0000' : 0)) {
+    throw makeError(TypeError, 'ERR_INVALID_ARG_VALUE',
+      "The argument 'path' must be a string, Uint8Array, or URL without null bytes. " +
+      `Received ${JSON.stringify(String(path))}`, caller);
+  }
+  return path;
+}
+
 module.exports = {
+  toPath,
+  DATA_TYPES,
   ENC_HEX,
   ENC_BUFFER,
+  NATIVE_BUFFER,
   encodingId,
   fromBuffer,
   lookupAlgorithm,

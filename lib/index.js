@@ -3,12 +3,13 @@
 // up once, cached), then one call into C, which digests and encodes.
 
 const crypto = require('crypto');
+const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  ENC_HEX, fromBuffer, lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm,
+  ENC_HEX, ENC_BUFFER, NATIVE_BUFFER, DATA_TYPES, toPath, fromBuffer, lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm,
   toBytes, toKeyBytes, wipeKey, parseOptions, outputLength, macEncodingId, macValue,
 } = require('./args');
-const { makeError } = require('./errors');
+const { makeError, invalidArgType } = require('./errors');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -172,6 +173,104 @@ function createHmacKey(algorithm, key) {
   }
 }
 
+// ---- many inputs, big inputs, files ------------------------------------------
+
+function hashMany(algorithm, inputs, options) {
+  checkAlgorithm(algorithm, hashMany);
+  if (!Array.isArray(inputs)) throw invalidArgType('inputs', 'an instance of Array', inputs, hashMany);
+  // Strings and views go to C as they are; a copy of the array is made only
+  // when an element needs a view made for it.
+  let list = inputs;
+  for (let i = 0; i < inputs.length; i++) {
+    const value = inputs[i];
+    if (typeof value === 'string' || ArrayBuffer.isView(value)) continue;
+    if (!isAnyArrayBuffer(value)) throw invalidArgType(`inputs[${i}]`, DATA_TYPES, value, hashMany);
+    if (list === inputs) list = inputs.slice();
+    list[i] = new Uint8Array(value);
+  }
+  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+    parseOptions(options, true, hashMany);
+  const alg = lookupAlgorithm(algorithm, hashMany);
+  const length = outputLength(alg, requested, hashMany);
+  const n = list.length;
+  if (encoding >= 0 && length <= MAX_NATIVE_LENGTH) {
+    return binding.hashMany(alg.id | (encoding << 8), list, length);
+  }
+  // One Buffer for all the digests, filled in C, then cut.
+  const out = Buffer.allocUnsafe(n * length);
+  if (n > 0) binding.hashManyInto(alg.id, list, out);
+  const results = new Array(n);
+  for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
+  return results;
+}
+const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
+const MAX_NATIVE_LENGTH = 64; // EVP_MAX_MD_SIZE: longer XOF outputs go through a Buffer
+
+// The op for the C side of async jobs and files: encodings it makes itself,
+// else a Buffer (turned into text here).
+const jobOp = (alg, encoding) => alg.id | ((encoding >= 0 ? encoding : NATIVE_BUFFER) << 8);
+const settle = (promise, encoding) =>
+  (encoding >= ENC_BUFFER ? promise : promise.then((out) => fromBuffer(out, encoding)));
+
+function hashAsync(algorithm, data, options) {
+  try {
+    checkAlgorithm(algorithm, hashAsync);
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hashAsync);
+    const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+      parseOptions(options, true, hashAsync);
+    const alg = lookupAlgorithm(algorithm, hashAsync);
+    const length = outputLength(alg, requested, hashAsync);
+    // The input is copied (strings encoded) before this call returns.
+    return settle(binding.hashAsync(jobOp(alg, encoding), data, length), encoding);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function hmacAsync(algorithm, key, data, options) {
+  const original = key;
+  try {
+    checkAlgorithm(algorithm, hmacAsync);
+    if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmacAsync);
+    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);
+    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmacAsync).encoding;
+    const alg = lookupHmacAlgorithm(algorithm, hmacAsync);
+    return settle(binding.hmacAsync(jobOp(alg, encoding), key, data), encoding);
+  } catch (err) {
+    return Promise.reject(err);
+  } finally {
+    // The job holds its own copy by now.
+    if (key !== original) wipeKey(original, key);
+  }
+}
+
+function hashFile(algorithm, path, options) {
+  try {
+    checkAlgorithm(algorithm, hashFile);
+    path = toPath(path, hashFile);
+    const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+      parseOptions(options, true, hashFile);
+    const alg = lookupAlgorithm(algorithm, hashFile);
+    const length = outputLength(alg, requested, hashFile);
+    return settle(binding.hashFile(jobOp(alg, encoding), path, length), encoding);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function hashFileSync(algorithm, path, options) {
+  checkAlgorithm(algorithm, hashFileSync);
+  path = toPath(path, hashFileSync);
+  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+    parseOptions(options, true, hashFileSync);
+  const alg = lookupAlgorithm(algorithm, hashFileSync);
+  const length = outputLength(alg, requested, hashFileSync);
+  if (encoding >= 0) return binding.hashFileSync(alg.id | (encoding << 8), path, length);
+  const out = Buffer.allocUnsafe(length);
+  binding.hashFileSync(alg.id, path, length, out);
+  return fromBuffer(out, encoding);
+}
+
 let hashNames;
 function getHashes() {
   if (hashNames === undefined) {
@@ -180,4 +279,15 @@ function getHashes() {
   return hashNames.slice();
 }
 
-module.exports = { hash, hmac, createHmacKey, verifyHmac, getHashes };
+module.exports = {
+  hash,
+  hmac,
+  createHmacKey,
+  verifyHmac,
+  hashMany,
+  hashAsync,
+  hmacAsync,
+  hashFile,
+  hashFileSync,
+  getHashes,
+};

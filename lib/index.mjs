@@ -6,6 +6,7 @@ const require = createRequire(import.meta.url);
 const fastHash = require('./index.js');
 
 export const {
-  hash, hmac, createHmacKey, verifyHmac, getHashes,
+  hash, hmac, createHmacKey, verifyHmac, hashMany, hashAsync, hmacAsync,
+  hashFile, hashFileSync, getHashes,
 } = fastHash;
 export default fastHash;
