@@ -152,6 +152,131 @@ export interface HmacKey {
 /** Keys the HMAC states once for many messages. */
 export function createHmacKey(algorithm: string, key: HmacKeyMaterial): HmacKey;
 
+/**
+ * Digests every element of `inputs` (any mix of accepted data types) in one
+ * native call: `result[i]` equals `hash(algorithm, inputs[i], ...)`.
+ * Buffer results are views of one shared allocation.
+ */
+export function hashMany(
+  algorithm: string,
+  inputs: readonly BinaryLike[],
+  outputEncoding: BufferEncodingName,
+): Buffer[];
+export function hashMany(
+  algorithm: string,
+  inputs: readonly BinaryLike[],
+  options: HashOptions & { outputEncoding: BufferEncodingName },
+): Buffer[];
+export function hashMany(
+  algorithm: string,
+  inputs: readonly BinaryLike[],
+  outputEncoding?: TextEncoding,
+): string[];
+export function hashMany(
+  algorithm: string,
+  inputs: readonly BinaryLike[],
+  options: HashOptions & { outputEncoding?: TextEncoding | undefined },
+): string[];
+
+/** `hash` on the libuv thread pool. The input is copied when the call is
+ * made; argument errors reject the promise. */
+export function hashAsync(
+  algorithm: string,
+  data: BinaryLike,
+  outputEncoding: BufferEncodingName,
+): Promise<Buffer>;
+export function hashAsync(
+  algorithm: string,
+  data: BinaryLike,
+  options: HashOptions & { outputEncoding: BufferEncodingName },
+): Promise<Buffer>;
+export function hashAsync(
+  algorithm: string,
+  data: BinaryLike,
+  outputEncoding?: TextEncoding,
+): Promise<string>;
+export function hashAsync(
+  algorithm: string,
+  data: BinaryLike,
+  options: HashOptions & { outputEncoding?: TextEncoding | undefined },
+): Promise<string>;
+
+/** `hmac` on the libuv thread pool; key and data are copied when the call is
+ * made (the key copy is wiped after use). */
+export function hmacAsync(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  outputEncoding: BufferEncodingName,
+): Promise<Buffer>;
+export function hmacAsync(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  options: HmacOptions & { outputEncoding: BufferEncodingName },
+): Promise<Buffer>;
+export function hmacAsync(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  outputEncoding?: TextEncoding,
+): Promise<string>;
+export function hmacAsync(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  data: BinaryLike,
+  options: HmacOptions & { outputEncoding?: TextEncoding | undefined },
+): Promise<string>;
+
+/** A file path: a string, a Buffer of raw bytes, or a `file:` URL. */
+export type PathLike = string | Buffer | URL;
+
+/** The digest of a file's contents, read natively on the thread pool.
+ * File-system failures reject with Node-style errors (`code`, `errno`,
+ * `syscall`, `path`). */
+export function hashFile(
+  algorithm: string,
+  path: PathLike,
+  outputEncoding: BufferEncodingName,
+): Promise<Buffer>;
+export function hashFile(
+  algorithm: string,
+  path: PathLike,
+  options: HashOptions & { outputEncoding: BufferEncodingName },
+): Promise<Buffer>;
+export function hashFile(
+  algorithm: string,
+  path: PathLike,
+  outputEncoding?: TextEncoding,
+): Promise<string>;
+export function hashFile(
+  algorithm: string,
+  path: PathLike,
+  options: HashOptions & { outputEncoding?: TextEncoding | undefined },
+): Promise<string>;
+
+/** `hashFile`, synchronously: throws what `hashFile` rejects with. */
+export function hashFileSync(
+  algorithm: string,
+  path: PathLike,
+  outputEncoding: BufferEncodingName,
+): Buffer;
+export function hashFileSync(
+  algorithm: string,
+  path: PathLike,
+  options: HashOptions & { outputEncoding: BufferEncodingName },
+): Buffer;
+export function hashFileSync(
+  algorithm: string,
+  path: PathLike,
+  outputEncoding?: TextEncoding,
+): string;
+export function hashFileSync(
+  algorithm: string,
+  path: PathLike,
+  options: HashOptions & { outputEncoding?: TextEncoding | undefined },
+): string;
+
 /** The algorithm names `hash` accepts: sorted, without duplicates, including
  * every name `crypto.getHashes()` lists. */
 export function getHashes(): string[];

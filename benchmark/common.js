@@ -16,14 +16,25 @@ const os = require('os');
 // `lists` adds the script's own list options, checked against their allowed
 // values: { input: { what: 'input type', values: ['buffer', 'string'] } }
 // makes --input buffer,string (the defaults come from `full` / `quick`).
-function parseArgs(argv, { script, full, quick, lists = {} }) {
-  const extra = Object.entries(lists).map(([k, l]) => `[--${k} ${l.values.join(',')}] `).join('');
+// `numbers` adds single positive-number options ({ 'size-mib': 'N' } makes
+// --size-mib N, stored as opts.sizeMib), `flags` value-less switches (opts.keep
+// for 'keep', false unless given), and `omit` drops shared options that mean
+// nothing to the script (e.g. 'batch-ms' for one-run-per-round benchmarks).
+const SHARED = [['alg', 'a,b'], ['size', 'n,m'], ['rounds', 'R'], ['batch-ms', 'ms'], ['warmup-ms', 'ms']];
+const camel = (k) => k.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+
+function parseArgs(argv, { script, full, quick, lists = {}, numbers = {}, flags = [], omit = [] }) {
+  const shared = (names) => SHARED.filter(([k]) => names.includes(k) && !omit.includes(k))
+    .map(([k, v]) => `[--${k} ${v}] `).join('');
+  const extra = Object.entries(lists).map(([k, l]) => `[--${k} ${l.values.join(',')}] `).join('') +
+    Object.entries(numbers).map(([k, v]) => `[--${k} ${v}] `).join('') + flags.map((k) => `[--${k}] `).join('');
   const usage = (msg) => {
-    console.error(`${msg}\nusage: node benchmark/${script} [--quick] [--alg a,b] [--size n,m] ` +
-      `${extra}[--rounds R] [--batch-ms ms] [--warmup-ms ms] [--json file]`);
+    console.error(`${msg}\nusage: node benchmark/${script} [--quick] ${shared(['alg', 'size'])}` +
+      `${extra}${shared(['rounds', 'batch-ms', 'warmup-ms'])}[--json file]`);
     process.exit(2);
   };
   const opts = { ...(argv.includes('--quick') ? quick : full), quick: argv.includes('--quick') };
+  for (const k of flags) opts[camel(k)] = argv.includes(`--${k}`);
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
   const num = (flag, v) => {
     const n = Number(v);
@@ -32,10 +43,11 @@ function parseArgs(argv, { script, full, quick, lists = {} }) {
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
-    if (flag === '--quick') continue;
+    if (flag === '--quick' || flags.includes(flag.slice(2))) continue;
     const v = argv[++i];
     if (v === undefined) usage(`missing value for ${flag}`);
     const key = flag.slice(2);
+    if (omit.includes(key)) usage(`unknown option ${flag}`);
     switch (flag) {
       case '--alg': opts.alg = list(v); break;
       case '--size': opts.size = list(v).map((s) => Math.round(num(flag, s))); break;
@@ -44,6 +56,7 @@ function parseArgs(argv, { script, full, quick, lists = {} }) {
       case '--warmup-ms': opts.warmupMs = num(flag, v); break;
       case '--json': opts.json = v; break;
       default:
+        if (Object.hasOwn(numbers, key)) { opts[camel(key)] = num(flag, v); break; }
         if (!Object.hasOwn(lists, key)) usage(`unknown option ${flag}`);
         opts[key] = list(v);
     }
@@ -51,7 +64,7 @@ function parseArgs(argv, { script, full, quick, lists = {} }) {
   for (const [key, l] of Object.entries(lists)) {
     for (const x of opts[key]) if (!l.values.includes(x)) usage(`unknown ${l.what} ${x}`);
   }
-  for (const a of opts.alg) if (!crypto.getHashes().includes(a)) usage(`unknown algorithm ${a}`);
+  for (const a of opts.alg || []) if (!crypto.getHashes().includes(a)) usage(`unknown algorithm ${a}`);
   return opts;
 }
 
@@ -116,6 +129,34 @@ function measure(peers, c, { rounds, batchMs, warmupMs }) {
   return out;
 }
 
+// For peers whose every call is a whole run (async calls, seconds-long jobs):
+// each round calls every peer's run(c) once, awaited and timed, in the same
+// rotated order as measure(). No warm-up here: the caller's result check
+// (one run per peer) is the warm-up. Same result shape as measure().
+async function measureRuns(peers, c, rounds) {
+  const samples = peers.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < peers.length; k++) {
+      const i = (k + r) % peers.length;
+      const t0 = process.hrtime.bigint();
+      const result = await peers[i].run(c);
+      samples[i].push(Number(process.hrtime.bigint() - t0));
+      if (result != null && result.length) sink ^= tag(result);
+    }
+  }
+  const out = {};
+  peers.forEach((p, i) => { out[p.name] = summarize(samples[i]); });
+  return out;
+}
+
+// Best and median of a list of samples (kept too, for --json).
+function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { bestNs: sorted[0], medianNs: median, samplesNs: samples };
+}
+
 // Peer best / fast best: above 1 means `fast` is faster. null if either is missing.
 function ratio(res, fast, peer) {
   const f = res.peers[fast], p = res.peers[peer];
@@ -131,8 +172,11 @@ function envInfo() {
     cpu: cpus.length ? cpus[0].model : 'unknown', cores: cpus.length };
 }
 
-function printHeader(env, opts, names) {
+const printEnv = (env) =>
   console.log(`Node ${env.node}, V8 ${env.v8}, OpenSSL ${env.openssl}, CPU ${env.cpu} x ${env.cores} cores`);
+
+function printHeader(env, opts, names) {
+  printEnv(env);
   console.log(`rounds ${opts.rounds}, batches ~${opts.batchMs} ms, warm-up ${opts.warmupMs} ms per peer per cell; ` +
     `peers: ${names.join(', ')}`);
 }
@@ -163,5 +207,6 @@ function finish({ env, opts, started, results, headline }) {
 }
 
 module.exports = {
-  parseArgs, checkResult, tag, measure, ratio, fmtRatio, envInfo, printHeader, printTable, finish,
+  parseArgs, checkResult, tag, measure, measureRuns, summarize, ratio, fmtRatio, envInfo, printEnv, printHeader,
+  printTable, finish,
 };

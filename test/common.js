@@ -95,3 +95,21 @@ function keyInputs(n) {
 module.exports = {
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
 };
+
+// Files for the file tests in a fresh temporary folder: empty, small, 10 MiB,
+// and sizes around the 1 MiB read chunk. Returns { dir, files, cleanup }.
+function makeFiles() {
+  const fs = require('fs');
+  const os = require('os');
+  const path = require('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-'));
+  const sizes = { empty: 0, small: 100, chunk: 1 << 20, 'chunk+1': (1 << 20) + 1, odd: 3 * (1 << 20) - 7, big: 10 << 20 };
+  const files = {};
+  for (const [name, size] of Object.entries(sizes)) {
+    files[name] = path.join(dir, `${name}.bin`);
+    fs.writeFileSync(files[name], bytes(size, size + 3));
+  }
+  return { dir, files, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+module.exports.makeFiles = makeFiles;

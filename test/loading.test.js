@@ -7,7 +7,8 @@ const fastHash = require('..');
 describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
     assert.deepStrictEqual(Object.keys(fastHash).sort(),
-      ['createHmacKey', 'getHashes', 'hash', 'hmac', 'verifyHmac']);
+      ['createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
+        'hashMany', 'hmac', 'hmacAsync', 'verifyHmac']);
   });
 
   it('ESM import gives the same function objects as require()', async function () {

@@ -1,6 +1,9 @@
 // Type-checked by test/types.test.js: the overloads of index.d.ts.
 import { createSecretKey } from 'crypto';
-import { hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey } from '../..';
+import {
+  hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey,
+  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync,
+} from '../..';
 
 const asString: string = hash('sha256', 'abc');
 const hex: string = hash('sha256', Buffer.from('abc'), 'hex');
@@ -49,5 +52,22 @@ hk.algorithm = 'md5';
 // @ts-expect-error digest of a Buffer encoding is a Buffer
 const wrong5: string = hk.digest('d', { outputEncoding: 'buffer' });
 
-export { mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
+async function later(): Promise<void> {
+  const many: string[] = hashMany('sha256', ['a', Buffer.from('b'), new ArrayBuffer(1)]);
+  const manyBuf: Buffer[] = hashMany('sha256', ['a'], 'buffer');
+  const a: string = await hashAsync('sha256', 'a');
+  const ab: Buffer = await hashAsync('sha256', 'a', { outputEncoding: 'buffer' });
+  const m: string = await hmacAsync('sha256', 'k', 'a', 'base64');
+  const f: string = await hashFile('sha256', new URL('file:///etc/hosts'));
+  const fb: Buffer = hashFileSync('md5', Buffer.from('/etc/hosts'), 'buffer');
+  // @ts-expect-error hashMany takes an array
+  hashMany('sha256', 'abc');
+  // @ts-expect-error a Promise of a Buffer
+  const wrong6: string = await hashAsync('sha256', 'a', 'buffer');
+  // @ts-expect-error paths are strings, Buffers or URLs
+  hashFileSync('sha256', 42);
+  void [many, manyBuf, a, ab, m, f, fb, wrong6];
+}
+
+export { later, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };

@@ -1,0 +1,90 @@
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const { hashAsync, hash } = require('..');
+const { bytes, binaryInputs, stringInputs } = require('./common');
+
+// Asserts the promise rejects with an instance of Class with `code`.
+async function rejectsWith(promise, Class, code) {
+  assert.ok(promise instanceof Promise, 'returns a promise, does not throw');
+  await assert.rejects(promise, (err) => err instanceof Class && err.code === code);
+}
+
+describe('hashAsync()', function () {
+  it('equals hash() for every algorithm, input type and encoding', async function () {
+    const jobs = [];
+    for (const alg of crypto.getHashes()) {
+      const inputs = [...binaryInputs(bytes(129, 5)), ...stringInputs(129)];
+      for (const [label, data] of inputs) {
+        for (const enc of [undefined, 'base64', 'buffer', 'latin1', 'utf16le']) {
+          jobs.push(hashAsync(alg, data, enc).then((got) => {
+            assert.deepStrictEqual(got, hash(alg, data, enc), `${alg} ${label} ${enc}`);
+          }));
+        }
+      }
+      jobs.push(hashAsync(alg, 'x', {}).then((got) => assert.strictEqual(got, hash(alg, 'x'))));
+    }
+    await Promise.all(jobs);
+  });
+
+  it('XOF lengths, short and long', async function () {
+    for (const outputLength of [0, 1, 32, 64, 65, 1000]) {
+      const options = { outputLength, outputEncoding: 'hex' };
+      assert.strictEqual(await hashAsync('shake128', 'x', options), hash('shake128', 'x', options));
+      assert.deepStrictEqual(await hashAsync('shake256', 'x', { outputLength, outputEncoding: 'buffer' }),
+        hash('shake256', 'x', { outputLength, outputEncoding: 'buffer' }));
+    }
+  });
+
+  it('captures the input when called: later changes do not count', async function () {
+    const data = bytes(1 << 20, 9);
+    const want = hash('sha256', data);
+    const pending = hashAsync('sha256', data);
+    data.fill(0);
+    const view = new Uint8Array(bytes(100));
+    const wantView = hash('sha3-256', view);
+    const pendingView = hashAsync('sha3-256', view.buffer);
+    view.fill(1);
+    assert.strictEqual(await pending, want);
+    assert.strictEqual(await pendingView, wantView);
+  });
+
+  it('64 concurrent calls all resolve to the right digests', async function () {
+    const inputs = Array.from({ length: 64 }, (_, i) => bytes(1000 + i * 100, i + 1));
+    const results = await Promise.all(inputs.map((d, i) => hashAsync(i % 2 ? 'sha512' : 'blake2b512', d)));
+    results.forEach((r, i) => assert.strictEqual(r, hash(i % 2 ? 'sha512' : 'blake2b512', inputs[i])));
+  });
+
+  it('a 64 MiB hash does not block the event loop', async function () {
+    this.timeout(30000);
+    const data = Buffer.alloc(64 << 20, 7);
+    const want = crypto.createHash('sha256').update(data).digest('hex');
+    let ticks = 0;
+    const timer = setInterval(() => { ticks++; }, 1);
+    const started = process.hrtime.bigint();
+    const got = await hashAsync('sha256', data);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    clearInterval(timer);
+    assert.strictEqual(got, want);
+    // The interval ran while OpenSSL hashed on the pool (at least a few
+    // times: the hash takes tens of milliseconds).
+    assert.ok(ticks >= 3, `only ${ticks} ticks in ${ms.toFixed(1)} ms`);
+  });
+
+  describe('errors reject, they do not throw', function () {
+    it('argument type and value errors', async function () {
+      await rejectsWith(hashAsync(1, 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      await rejectsWith(hashAsync('nope', 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+      await rejectsWith(hashAsync('sha256', 1), TypeError, 'ERR_INVALID_ARG_TYPE');
+      await rejectsWith(hashAsync('sha256', null), TypeError, 'ERR_INVALID_ARG_TYPE');
+      await rejectsWith(hashAsync('sha256', 'x', 'nope'), TypeError, 'ERR_INVALID_ARG_VALUE');
+      await rejectsWith(hashAsync('sha256', 'x', { outputLength: 5 }), Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH');
+      await rejectsWith(hashAsync('shake128', 'x', { outputLength: -1 }), RangeError, 'ERR_OUT_OF_RANGE');
+    });
+
+    it('a getter that throws rejects with its own error', async function () {
+      const boom = new Error('boom');
+      await assert.rejects(hashAsync('sha256', 'x', { get outputEncoding() { throw boom; } }), (err) => err === boom);
+    });
+  });
+});
