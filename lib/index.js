@@ -35,7 +35,7 @@ function hash(algorithm, data, options) {
   const length = outputLength(alg, requested, hash);
   if (encoding >= 0) return binding.hash(alg.id | (encoding << 8), data, length);
   const out = Buffer.allocUnsafe(length);
-  binding.hashInto(alg.id, data, out);
+  binding.hash(alg.id, data, length, out);
   return fromBuffer(out, encoding);
 }
 
@@ -71,7 +71,7 @@ function hmac(algorithm, key, data, options) {
     const alg = hmacAlgorithm(algorithm, hmac);
     if (encoding >= 0) return binding.hmac(alg.id | (encoding << 8), key, data);
     const out = Buffer.allocUnsafe(alg.size);
-    binding.hmacInto(alg.id, key, data, out);
+    binding.hmac(alg.id, key, data, out);
     return fromBuffer(out, encoding);
   } finally {
     if (key !== original) wipeKey(original, key);
@@ -129,7 +129,7 @@ class HmacKey {
       parseOptions(options, false, this.digest).encoding;
     if (encoding >= 0) return binding.hmacKeyDigest(this.#handle, encoding, data);
     const out = Buffer.allocUnsafe(this.#size);
-    binding.hmacKeyDigestInto(this.#handle, data, out);
+    binding.hmacKeyDigest(this.#handle, 0, data, out);
     return fromBuffer(out, encoding);
   }
 
@@ -198,7 +198,7 @@ function hashMany(algorithm, inputs, options) {
   }
   // One Buffer for all the digests, filled in C, then cut.
   const out = Buffer.allocUnsafe(n * length);
-  if (n > 0) binding.hashManyInto(alg.id, list, out);
+  if (n > 0) binding.hashMany(alg.id, list, length, out);
   const results = new Array(n);
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;

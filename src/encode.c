@@ -161,6 +161,23 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
   return 1;
 }
 
+int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
+            fh_encoding enc, napi_value *result) {
+  void *out;
+  size_t len;
+
+  *result = NULL;
+  if (into == NULL) return fh_make_string(env, enc, bytes, n, result);
+  if (!fh_get_output(env, into, &out, &len)) return 0;
+  if (len != n) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The output Buffer must hold %zu bytes, not %zu", n, len);
+    return 0;
+  }
+  memcpy(out, bytes, n);
+  return 1;
+}
+
 /* ---- decoding a MAC given as text ------------------------------------------
  * Strict: a string that is not exactly `want` bytes in the encoding (wrong
  * length, a character outside the alphabet, misplaced padding, stray bits)

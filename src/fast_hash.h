@@ -233,6 +233,15 @@ extern const char *const fh_encoding_names[FH_ENC_COUNT];
 int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
                    size_t n, napi_value *result);
 
+/* Hands a result to JS: copied into the caller's Buffer `into` (passed when
+ * JS wants bytes; it must hold exactly n) and *result left NULL, or made
+ * into a new string in `enc`. */
+int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
+            fh_encoding enc, napi_value *result);
+
+/* The optional last argument: argv[i] if the caller passed it, else NULL. */
+#define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)
+
 /* Decodes a MAC given as a string in `enc` (strictly) into out: *valid is 1
  * when it is exactly `want` (<= EVP_MAX_MD_SIZE) bytes in that encoding.
  * Returns 0 only with an exception pending. */
@@ -266,7 +275,6 @@ char *fh_get_path(napi_env env, napi_value value);
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
 napi_value fh_hash(napi_env env, napi_callback_info info);
-napi_value fh_hash_into(napi_env env, napi_callback_info info);
 napi_value fh_resolve(napi_env env, napi_callback_info info);
 
 /* Shared by the hash and HMAC entry points: the JS result for a digest. */
@@ -275,18 +283,15 @@ int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen);
 /* ---- exported functions (hmac.c, hmac_key.c) ----------------------------- */
 
 napi_value fh_hmac(napi_env env, napi_callback_info info);
-napi_value fh_hmac_into(napi_env env, napi_callback_info info);
 napi_value fh_hmac_verify(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_new(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info);
-napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info);
 
 /* ---- exported functions (many.c, file.c, async.c) ------------------------ */
 
 napi_value fh_hash_many(napi_env env, napi_callback_info info);
-napi_value fh_hash_many_into(napi_env env, napi_callback_info info);
 napi_value fh_hash_file_sync(napi_env env, napi_callback_info info);
 napi_value fh_hash_async(napi_env env, napi_callback_info info);
 napi_value fh_hmac_async(napi_env env, napi_callback_info info);

@@ -132,17 +132,16 @@ oom:
   return NULL;
 }
 
-/* hashFileSync(op, path, outputLength[, buffer]) -> string, or fills buffer
- * (op = algId | encodingId << 8; with a buffer the encoding is unused). */
+/* hashFileSync(op, path, outputLength[, buffer]) -> string, or fills buffer;
+ * op = algId | encodingId << 8. */
 napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
   size_t argc = 4, outlen;
   napi_value argv[4], result = NULL;
-  void *self, *into = NULL;
+  void *self;
   fh_state *st;
   const fh_alg *alg;
   uint32_t op;
   uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
-  napi_valuetype type;
   fh_fs_error err;
   char *path;
 
@@ -152,34 +151,24 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
     return NULL;
   outlen = alg->size;
   if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
-  CALL(env, napi_typeof(env, argv[3], &type));
-  if (type != napi_undefined) {
-    size_t buflen;
-    if (!fh_get_output(env, argv[3], &into, &buflen)) return NULL;
-    if (buflen != outlen) {
-      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-               "The output Buffer must hold %zu bytes", outlen);
-      return NULL;
-    }
-    md = into;
-  } else if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
+  if ((path = fh_get_path(env, argv[1])) == NULL) return NULL;
+  if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
+    free(path);
     fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
              "Failed to allocate %zu bytes for the digest", outlen);
     return NULL;
   }
-  if ((path = fh_get_path(env, argv[1])) != NULL) {
-    if (fh_file_digest(alg, st->ctx, path, md, outlen, &err)) {
-      if (into == NULL)
-        fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
-    } else if (err.code != 0) {
-      ERR_clear_error();
-      fh_throw_fs(env, &err, path);
-    } else {
-      fh_throw_openssl(env, "Digest");
-    }
-    free(path);
+  if (fh_file_digest(alg, st->ctx, path, md, outlen, &err)) {
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), md, outlen,
+            (fh_encoding)(op >> 8), &result);
+  } else if (err.code != 0) {
+    ERR_clear_error();
+    fh_throw_fs(env, &err, path);
+  } else {
+    fh_throw_openssl(env, "Digest");
   }
-  if (md != into) OPENSSL_cleanse(md, outlen);
-  if (md != stack_md && md != into) free(md);
+  free(path);
+  OPENSSL_cleanse(md, outlen);
+  if (md != stack_md) free(md);
   return result;
 }

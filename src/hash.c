@@ -20,12 +20,13 @@ int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen) {
   return 0;
 }
 
-/* hash(op, data[, outputLength]) -> string, where op = algId | encodingId << 8.
- * Packing the IDs saves a Node-API call per argument; the length is read only
- * for XOFs, every other digest has exactly its own size. */
+/* hash(op, data, outputLength[, buffer]) -> string, or fills buffer;
+ * op = algId | encodingId << 8. Packing the IDs saves a Node-API call per
+ * argument; the length is read only for XOFs, every other digest has
+ * exactly its own size. */
 napi_value fh_hash(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3], result = NULL;
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
   void *data;
   fh_state *st;
   uint32_t op;
@@ -51,38 +52,14 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
     }
   }
   if (fh_digest(st->ctx, alg, in.data, in.len, md, outlen))
-    fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), md, outlen,
+            (fh_encoding)(op >> 8), &result);
   else
     fh_throw_openssl(env, "Digest");
   fh_input_release(&in);
   OPENSSL_cleanse(md, outlen);
   if (md != stack_md) free(md);
   return result;
-}
-
-/* hashInto(algId, data, buffer): digests buffer.length bytes into buffer. */
-napi_value fh_hash_into(napi_env env, napi_callback_info info) {
-  size_t argc = 3, outlen;
-  napi_value argv[3];
-  void *data, *out;
-  fh_state *st;
-  const fh_alg *alg;
-  fh_input in;
-  int ok;
-
-  uint32_t id;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
-  st = data;
-  if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg))
-    return NULL;
-  if (!fh_get_output(env, argv[2], &out, &outlen) ||
-      !fh_output_length_ok(env, alg, outlen) || !fh_get_input(env, argv[1], &in))
-    return NULL;
-  ok = fh_digest(st->ctx, alg, in.data, in.len, out, outlen);
-  fh_input_release(&in);
-  if (!ok) fh_throw_openssl(env, "Digest");
-  return NULL;
 }
 
 /* resolve(name) -> { id, size, xof, block } or undefined for an unknown

@@ -139,10 +139,11 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
   return 1;
 }
 
-/* hmac(op, key, data) -> string, op = algId | encodingId << 8. */
+/* hmac(op, key, data[, buffer]) -> string, or fills buffer;
+ * op = algId | encodingId << 8. */
 napi_value fh_hmac(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3], result = NULL;
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
   void *self;
   fh_state *st;
   const fh_alg *alg;
@@ -156,42 +157,14 @@ napi_value fh_hmac(napi_env env, napi_callback_info info) {
       !get_key_and_data(env, argv[1], argv[2], &key, &data))
     return NULL;
   if (hmac_oneshot(st, alg, &key, &data, &w))
-    fh_make_string(env, (fh_encoding)(op >> 8), FH_HMAC_MAC(&w, alg), alg->size,
-                   &result);
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, alg),
+            alg->size, (fh_encoding)(op >> 8), &result);
   else
     fh_throw_openssl(env, "HMAC");
   fh_hmac_wipe(alg, &w);
   fh_input_release(&data);
   fh_input_release(&key);
   return result;
-}
-
-/* hmacInto(algId, key, data, buffer): the MAC into a Buffer of its size. */
-napi_value fh_hmac_into(napi_env env, napi_callback_info info) {
-  size_t argc = 4, outlen;
-  napi_value argv[4];
-  void *self, *out;
-  fh_state *st;
-  const fh_alg *alg;
-  uint32_t id;
-  fh_input key, data;
-  fh_hmac_work w;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  if (!get_hmac_alg(env, st, argv[0], &id, &alg) ||
-      !fh_get_output(env, argv[3], &out, &outlen) ||
-      !fh_output_length_ok(env, alg, outlen) ||
-      !get_key_and_data(env, argv[1], argv[2], &key, &data))
-    return NULL;
-  if (hmac_oneshot(st, alg, &key, &data, &w))
-    memcpy(out, FH_HMAC_MAC(&w, alg), outlen);
-  else
-    fh_throw_openssl(env, "HMAC");
-  fh_hmac_wipe(alg, &w);
-  fh_input_release(&data);
-  fh_input_release(&key);
-  return NULL;
 }
 
 /* hmacVerify(op, key, data, mac) -> boolean, op = algId | macEncodingId << 8;

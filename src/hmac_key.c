@@ -180,10 +180,10 @@ static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
   return ok;
 }
 
-/* hmacKeyDigest(key, encodingId, data) -> string */
+/* hmacKeyDigest(key, encodingId, data[, buffer]) -> string, or fills buffer */
 napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3], result = NULL;
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
   void *self;
   fh_hmac_key *k;
   uint32_t enc;
@@ -192,27 +192,10 @@ napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[1], &enc)) return NULL;
   if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
-    fh_make_string(env, (fh_encoding)enc, FH_HMAC_MAC(&w, &k->alg), k->alg.size,
-                   &result);
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, &k->alg),
+            k->alg.size, (fh_encoding)enc, &result);
   if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
-}
-
-/* hmacKeyDigestInto(key, data, buffer) */
-napi_value fh_hmac_key_digest_into(napi_env env, napi_callback_info info) {
-  size_t argc = 3, outlen;
-  napi_value argv[3];
-  void *self, *out;
-  fh_hmac_key *k;
-  fh_hmac_work w;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (!fh_get_output(env, argv[2], &out, &outlen)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[1], &k, &w) &&
-      fh_output_length_ok(env, &k->alg, outlen))
-    memcpy(out, FH_HMAC_MAC(&w, &k->alg), outlen);
-  if (k != NULL) fh_hmac_wipe(&k->alg, &w);
-  return NULL;
 }
 
 /* hmacKeyVerify(key, macEncodingId, data, mac) -> boolean */

@@ -23,40 +23,60 @@ static int digest_element(napi_env env, fh_state *st, const fh_alg *alg,
   return ok;
 }
 
-static int get_many_args(napi_env env, napi_callback_info info, size_t argc,
-                         napi_value *argv, fh_state **st, uint32_t *op,
-                         const fh_alg **alg, uint32_t *count) {
-  void *self;
-  bool is_array;
+/* Fills the i-th slice of buffer.length / inputs.length bytes. */
+static int many_into(napi_env env, fh_state *st, const fh_alg *alg,
+                     napi_value inputs, uint32_t count, napi_value into) {
+  void *out;
+  size_t total, outlen;
+  uint32_t i;
 
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  *st = self;
-  if (!fh_get_u32(env, argv[0], op) || !fh_alg_at(env, *st, *op & 0xff, alg))
-    return 0;
-  CALL(env, napi_is_array(env, argv[1], &is_array));
-  if (!is_array) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
-             "The inputs must be an Array");
+  if (!fh_get_output(env, into, &out, &total)) return 0;
+  outlen = count ? total / count : 0;
+  if (count && total % count) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The output is not a whole number of digests");
     return 0;
   }
-  CALL(env, napi_get_array_length(env, argv[1], count));
+  if (!fh_output_length_ok(env, alg, outlen)) return 0;
+  for (i = 0; i < count; i++)
+    if (!digest_element(env, st, alg, inputs, i, (uint8_t *)out + i * outlen,
+                        outlen))
+      return 0;
   return 1;
 }
 
-/* hashMany(op, inputs, outputLength) -> string[], op = algId | encodingId << 8 */
+/* hashMany(op, inputs, outputLength[, buffer]) -> string[], or fills the
+ * buffer digest after digest; op = algId | encodingId << 8. */
 napi_value fh_hash_many(napi_env env, napi_callback_info info) {
-  napi_value argv[3], results, value;
+  size_t argc = 4;
+  napi_value argv[4], results, value;
+  void *self;
   fh_state *st;
   const fh_alg *alg;
   uint32_t op, count, i;
   size_t outlen;
+  bool is_array;
   uint8_t md[EVP_MAX_MD_SIZE];
   int ok = 1;
 
-  if (!get_many_args(env, info, 3, argv, &st, &op, &alg, &count)) return NULL;
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  st = self;
+  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+    return NULL;
+  CALL(env, napi_is_array(env, argv[1], &is_array));
+  if (!is_array) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+             "The inputs must be an Array");
+    return NULL;
+  }
+  CALL(env, napi_get_array_length(env, argv[1], &count));
+  if (argc > 3) {
+    many_into(env, st, alg, argv[1], count, argv[3]);
+    return NULL;
+  }
   outlen = alg->size;
   if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
-  /* Longer XOF outputs go through hashManyInto, a Buffer from JS. */
+  /* Longer XOF outputs come with a Buffer from JS. */
   if (outlen > sizeof(md)) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Output length %zu is too long for hashMany strings", outlen);
@@ -75,31 +95,4 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
     return NULL;
   }
   return results;
-}
-
-/* hashManyInto(algId, inputs, buffer): digest i into the i-th slice of
- * buffer.length / inputs.length bytes. */
-napi_value fh_hash_many_into(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  fh_state *st;
-  const fh_alg *alg;
-  uint32_t op, count, i;
-  void *out;
-  size_t total, outlen;
-  int ok = 1;
-
-  if (!get_many_args(env, info, 3, argv, &st, &op, &alg, &count) ||
-      !fh_get_output(env, argv[2], &out, &total))
-    return NULL;
-  outlen = count ? total / count : 0;
-  if ((count && total % count) || !fh_output_length_ok(env, alg, outlen)) {
-    if (count && total % count)
-      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-               "The output is not a whole number of digests");
-    return NULL;
-  }
-  for (i = 0; ok && i < count; i++)
-    ok = digest_element(env, st, alg, argv[1], i, (uint8_t *)out + i * outlen,
-                        outlen);
-  return NULL;
 }

@@ -42,18 +42,14 @@ NAPI_MODULE_INIT() {
 
   napi_property_descriptor props[] = {
     { "hash", NULL, fh_hash, NULL, NULL, NULL, napi_enumerable, st },
-    { "hashInto", NULL, fh_hash_into, NULL, NULL, NULL, napi_enumerable, st },
     { "resolve", NULL, fh_resolve, NULL, NULL, NULL, napi_enumerable, st },
     { "hmac", NULL, fh_hmac, NULL, NULL, NULL, napi_enumerable, st },
-    { "hmacInto", NULL, fh_hmac_into, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacVerify", NULL, fh_hmac_verify, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyNew", NULL, fh_hmac_key_new, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyDigest", NULL, fh_hmac_key_digest, NULL, NULL, NULL, napi_enumerable, st },
-    { "hmacKeyDigestInto", NULL, fh_hmac_key_digest_into, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyVerify", NULL, fh_hmac_key_verify, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyDestroy", NULL, fh_hmac_key_destroy, NULL, NULL, NULL, napi_enumerable, st },
     { "hashMany", NULL, fh_hash_many, NULL, NULL, NULL, napi_enumerable, st },
-    { "hashManyInto", NULL, fh_hash_many_into, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFileSync", NULL, fh_hash_file_sync, NULL, NULL, NULL, napi_enumerable, st },
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacAsync", NULL, fh_hmac_async, NULL, NULL, NULL, napi_enumerable, st },

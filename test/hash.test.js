@@ -274,8 +274,8 @@ describe('hash()', function () {
       throwsWith(() => binding.hash('x', 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
       throwsWith(() => binding.hash(id, {}), TypeError, 'ERR_INVALID_ARG_TYPE');
       throwsWith(() => binding.hash(id, new ArrayBuffer(4)), TypeError, 'ERR_INVALID_ARG_TYPE');
-      throwsWith(() => binding.hashInto(id, 'x', Buffer.alloc(31)), Error, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH');
-      throwsWith(() => binding.hashInto(id, 'x', 'not a buffer'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, 'x', 32, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash(id, 'x', 32, 'not a buffer'), TypeError, 'ERR_INVALID_ARG_TYPE');
       throwsWith(() => binding.hash(binding.resolve('shake128').id, 'x', -1), RangeError, 'ERR_OUT_OF_RANGE');
       throwsWith(() => binding.resolve(42), TypeError, 'ERR_INVALID_ARG_TYPE');
       assert.strictEqual(hash('sha256', 'abc'), expected('sha256', 'abc'));
