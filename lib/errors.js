@@ -43,26 +43,23 @@ function invalidArgType(name, expected, value, caller) {
     `The "${name}" ${what} must be ${expected}. ${describe(value)}`, caller);
 }
 
-function invalidArgValue(name, value, caller) {
-  let shown;
+// A value as messages show it; never throws.
+function show(value) {
   try {
-    shown = inspect(value);
+    return inspect(value);
   } catch {
-    shown = typeof value;
+    return typeof value;
   }
+}
+
+function invalidArgValue(name, value, caller) {
   return makeError(TypeError, 'ERR_INVALID_ARG_VALUE',
-    `The argument '${name}' is invalid. Received ${shown}`, caller);
+    `The argument '${name}' is invalid. Received ${show(value)}`, caller);
 }
 
 function outOfRange(name, range, value, caller) {
-  let shown;
-  try {
-    shown = inspect(value);
-  } catch {
-    shown = typeof value;
-  }
   return makeError(RangeError, 'ERR_OUT_OF_RANGE',
-    `The value of "${name}" is out of range. It must be ${range}. Received ${shown}`,
+    `The value of "${name}" is out of range. It must be ${range}. Received ${show(value)}`,
     caller);
 }
 

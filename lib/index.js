@@ -188,10 +188,7 @@ function hashMany(algorithm, inputs, options) {
     if (list === inputs) list = inputs.slice();
     list[i] = new Uint8Array(value);
   }
-  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
-    parseOptions(options, true, hashMany);
-  const alg = lookupAlgorithm(algorithm, hashMany);
-  const length = outputLength(alg, requested, hashMany);
+  const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
   const n = list.length;
   if (encoding >= 0 && length <= MAX_NATIVE_LENGTH) {
     return binding.hashMany(alg.id | (encoding << 8), list, length);
@@ -204,6 +201,15 @@ function hashMany(algorithm, inputs, options) {
   return results;
 }
 const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
+
+// Options, algorithm and output length, in that order, for the functions
+// off the hot path (which can afford the object this returns).
+function digestSpec(algorithm, options, caller) {
+  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+    parseOptions(options, true, caller);
+  const alg = lookupAlgorithm(algorithm, caller);
+  return { alg, encoding, length: outputLength(alg, requested, caller) };
+}
 const MAX_NATIVE_LENGTH = 64; // EVP_MAX_MD_SIZE: longer XOF outputs go through a Buffer
 
 // The op for the C side of async jobs and files: encodings it makes itself,
@@ -216,10 +222,7 @@ function hashAsync(algorithm, data, options) {
   try {
     checkAlgorithm(algorithm, hashAsync);
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hashAsync);
-    const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
-      parseOptions(options, true, hashAsync);
-    const alg = lookupAlgorithm(algorithm, hashAsync);
-    const length = outputLength(alg, requested, hashAsync);
+    const { alg, encoding, length } = digestSpec(algorithm, options, hashAsync);
     // The input is copied (strings encoded) before this call returns.
     return settle(binding.hashAsync(jobOp(alg, encoding), data, length), encoding);
   } catch (err) {
@@ -248,10 +251,7 @@ function hashFile(algorithm, path, options) {
   try {
     checkAlgorithm(algorithm, hashFile);
     path = toPath(path, hashFile);
-    const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
-      parseOptions(options, true, hashFile);
-    const alg = lookupAlgorithm(algorithm, hashFile);
-    const length = outputLength(alg, requested, hashFile);
+    const { alg, encoding, length } = digestSpec(algorithm, options, hashFile);
     return settle(binding.hashFile(jobOp(alg, encoding), path, length), encoding);
   } catch (err) {
     return Promise.reject(err);
@@ -261,10 +261,7 @@ function hashFile(algorithm, path, options) {
 function hashFileSync(algorithm, path, options) {
   checkAlgorithm(algorithm, hashFileSync);
   path = toPath(path, hashFileSync);
-  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
-    parseOptions(options, true, hashFileSync);
-  const alg = lookupAlgorithm(algorithm, hashFileSync);
-  const length = outputLength(alg, requested, hashFileSync);
+  const { alg, encoding, length } = digestSpec(algorithm, options, hashFileSync);
   if (encoding >= 0) return binding.hashFileSync(alg.id | (encoding << 8), path, length);
   const out = Buffer.allocUnsafe(length);
   binding.hashFileSync(alg.id, path, length, out);

@@ -112,4 +112,30 @@ function makeFiles() {
   return { dir, files, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-module.exports.makeFiles = makeFiles;
+// Runs `cases` ([label, thunk, want]) and fails once, listing the first
+// mismatches: a sweep of 100k cases should report more than the first.
+// Returns how many cases ran.
+function sweep(cases) {
+  const show = (v) => (Buffer.isBuffer(v) ? `<Buffer ${v.toString('hex')}>` : `${typeof v}:${v}`);
+  const bad = [];
+  for (const [label, run, want] of cases) {
+    let got;
+    try {
+      got = run();
+    } catch (err) {
+      got = `threw ${err.code}: ${err.message}`;
+    }
+    if (show(got) !== show(want)) bad.push(`${label}: got ${show(got)}, want ${show(want)}`);
+  }
+  assert.deepStrictEqual(bad.slice(0, 10), [], `${bad.length} of ${cases.length} cases differ`);
+  return cases.length;
+}
+
+// Asserts that `promise` is a Promise that rejects with an instance of Class
+// whose code is `code` (the async functions never throw).
+async function rejectsWith(promise, Class, code) {
+  assert.ok(promise instanceof Promise, 'returns a promise, does not throw');
+  await assert.rejects(promise, (err) => err instanceof Class && err.code === code);
+}
+
+Object.assign(module.exports, { makeFiles, sweep, rejectsWith });

@@ -6,7 +6,7 @@ const { spawnSync } = require('child_process');
 const { Worker } = require('worker_threads');
 const { hash } = require('..');
 const binding = require('../lib/binding');
-const { throwsWith, bytes, binaryInputs, stringInputs } = require('./common');
+const { sweep, throwsWith, bytes, binaryInputs, stringInputs } = require('./common');
 
 const ALGORITHMS = crypto.getHashes();
 const SIZES = [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 1000];
@@ -16,29 +16,11 @@ const ENCODINGS = [
   'utf8', 'utf-8', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le', 'ascii',
   'HEX', 'Base64', 'BUFFER', 'Latin1', 'UTF8', 'UCS2',
 ];
-const toEqualKey = (v) => (Buffer.isBuffer(v) ? `buffer:${v.toString('hex')}` : `${typeof v}:${v}`);
 
 // What node:crypto gives for the same bytes (the API's definition of right).
 function expected(alg, data, enc, outputLength) {
   const options = outputLength === undefined ? undefined : { outputLength };
   return crypto.createHash(alg, options).update(data).digest(enc === undefined ? 'hex' : enc);
-}
-
-// Runs `cases` ([label, thunk, want]) and fails once, listing the first
-// mismatches: a sweep of 100k cases should report more than the first.
-function sweep(cases) {
-  const bad = [];
-  for (const [label, run, want] of cases) {
-    let got;
-    try {
-      got = run();
-    } catch (err) {
-      got = `threw ${err.code}: ${err.message}`;
-    }
-    if (toEqualKey(got) !== toEqualKey(want)) bad.push(`${label}: got ${toEqualKey(got)}, want ${toEqualKey(want)}`);
-  }
-  assert.deepStrictEqual(bad.slice(0, 10), [], `${bad.length} of ${cases.length} cases differ`);
-  return cases.length;
 }
 
 function* sweepCases(alg, size, encodings) {

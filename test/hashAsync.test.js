@@ -2,13 +2,8 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { hashAsync, hash } = require('..');
-const { bytes, binaryInputs, stringInputs } = require('./common');
+const { bytes, binaryInputs, stringInputs, rejectsWith } = require('./common');
 
-// Asserts the promise rejects with an instance of Class with `code`.
-async function rejectsWith(promise, Class, code) {
-  assert.ok(promise instanceof Promise, 'returns a promise, does not throw');
-  await assert.rejects(promise, (err) => err instanceof Class && err.code === code);
-}
 
 describe('hashAsync()', function () {
   it('equals hash() for every algorithm, input type and encoding', async function () {

@@ -5,12 +5,8 @@ const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { hashFile, hash } = require('..');
-const { makeFiles } = require('./common');
+const { makeFiles, rejectsWith } = require('./common');
 
-async function rejectsWith(promise, Class, code) {
-  assert.ok(promise instanceof Promise, 'returns a promise, does not throw');
-  return assert.rejects(promise, (err) => err instanceof Class && err.code === code);
-}
 
 describe('hashFile()', function () {
   let fixture;

@@ -2,12 +2,8 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { hmacAsync, hmac } = require('..');
-const { bytes, hmacAlgorithms, keyInputs } = require('./common');
+const { bytes, hmacAlgorithms, keyInputs, rejectsWith } = require('./common');
 
-async function rejectsWith(promise, Class, code) {
-  assert.ok(promise instanceof Promise, 'returns a promise, does not throw');
-  await assert.rejects(promise, (err) => err instanceof Class && err.code === code);
-}
 
 describe('hmacAsync()', function () {
   it('equals hmac() for every algorithm, key type and encoding', async function () {
