@@ -1,11 +1,19 @@
 'use strict';
-// Compiles the addon with node-gyp. When the running Node's own headers sit
-// beside it (<prefix>/include/node, with Node's OpenSSL headers) and match
-// process.version, node-gyp is pointed at them with --nodedir, so the build
-// needs no network. Otherwise node-gyp does what it always does (download).
+// The install step. A prebuilt binary that loads here is used as it is;
+// otherwise (none for this platform, or one that fails to load, e.g. built
+// for another libc) the addon is compiled with node-gyp. When the running
+// Node's own headers sit beside it (<prefix>/include/node, with Node's
+// OpenSSL headers) and match process.version, node-gyp is pointed at them
+// with --nodedir, so compiling needs no network; otherwise node-gyp does what
+// it always does (download them).
+//
+//   node scripts/build.js           install: use a prebuild if one loads
+//   node scripts/build.js --force   always compile (also FAST_HASH_FORCE_BUILD=1)
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+
+const root = path.join(__dirname, '..');
 
 function localNodeDir() {
   const prefix = path.resolve(path.dirname(process.execPath), '..');
@@ -23,20 +31,52 @@ function localNodeDir() {
   return version === process.version ? prefix : null;
 }
 
-function main() {
+// The binary node-gyp-build would load, if it loads; else why not.
+function loadableBinary() {
+  let file;
+  try {
+    file = require('node-gyp-build').path(root);
+  } catch {
+    return { file: null };
+  }
+  try {
+    require(file);
+    return { file };
+  } catch (err) {
+    return { file: null, broken: file, reason: err.message };
+  }
+}
+
+function compile() {
   const gyp = require.resolve('node-gyp/bin/node-gyp.js');
   const args = [gyp, 'rebuild'];
   const nodedir = localNodeDir();
   if (nodedir) {
     args.push(`--nodedir=${nodedir}`);
-    console.log(`fast-hash: building against the headers of ${process.version} in ${nodedir}`);
+    console.log(`fast-hash: compiling against the headers of ${process.version} in ${nodedir}`);
   } else {
-    console.log('fast-hash: no matching local Node headers; node-gyp will fetch them');
+    console.log('fast-hash: compiling; no matching local Node headers, node-gyp will fetch them');
   }
-  const res = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: path.join(__dirname, '..') });
+  const res = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
   if (res.error) throw res.error;
-  process.exitCode = res.status === null ? 1 : res.status;
+  return res.status === null ? 1 : res.status;
 }
 
-if (require.main === module) main();
+function main() {
+  const force = process.argv.includes('--force') || process.env.FAST_HASH_FORCE_BUILD === '1';
+  if (!force) {
+    const found = loadableBinary();
+    if (found.file) {
+      console.log(`fast-hash: using ${path.relative(root, found.file)}`);
+      return 0;
+    }
+    if (found.broken) {
+      console.log(`fast-hash: ${path.relative(root, found.broken)} does not load here ` +
+        `(${found.reason}); compiling from source instead`);
+    }
+  }
+  return compile();
+}
+
+if (require.main === module) process.exitCode = main();
 module.exports = { localNodeDir };
