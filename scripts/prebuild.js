@@ -11,7 +11,8 @@ const env = { ...process.env };
 if (nodedir) env.npm_config_nodedir = nodedir;
 const bin = path.join(path.dirname(require.resolve('prebuildify/package.json')), 'bin.js');
 const res = spawnSync(process.execPath, [bin, '--napi', '--strip'], {
-  cwd: path.join(__dirname, '..'), env, stdio: 'inherit',
+  // Progress to stderr: `npm pack --json` owns stdout.
+  cwd: path.join(__dirname, '..'), env, stdio: ['inherit', 2, 2],
 });
 if (res.error) throw res.error;
 process.exitCode = res.status === null ? 1 : res.status;
