@@ -1,0 +1,16 @@
+'use strict';
+const assert = require('assert');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+describe('the published package', function () {
+  it('packs, installs into empty projects (with and without compiling) and works there', function () {
+    this.timeout(600000);
+    const res = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'package-test.js')],
+      { encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.strictEqual(res.status, 0, `${res.stdout}\n${res.stderr}`);
+    assert.match(res.stdout, /No problems found/); // attw
+    assert.match(res.stdout, /ok - require\(\) hashes[\s\S]*ok - types check as module/);
+    assert.match(res.stdout, /package test passed/);
+  });
+});
