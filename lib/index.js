@@ -190,16 +190,32 @@ function hashMany(algorithm, inputs, options) {
   }
   const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
   const n = list.length;
+  const results = new Array(n);
   if (encoding >= 0 && length <= MAX_NATIVE_LENGTH) {
-    return binding.hashMany(alg.id | (encoding << 8), list, length);
+    // Each chunk's digests come back as one string, a fixed width apiece.
+    const width = encodedLength(encoding, length);
+    const op = alg.id | (encoding << 8);
+    for (let start = 0; start < n; start += MANY_CHUNK) {
+      const chunk = n <= MANY_CHUNK ? list : list.slice(start, start + MANY_CHUNK);
+      const text = binding.hashMany(op, length, undefined, ...chunk);
+      for (let i = 0; i < chunk.length; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
+    }
+    return results;
   }
   // One Buffer for all the digests, filled in C, then cut.
   const out = Buffer.allocUnsafe(n * length);
-  if (n > 0) binding.hashMany(alg.id, list, length, out);
-  const results = new Array(n);
+  for (let start = 0; start < n; start += MANY_CHUNK) {
+    const chunk = n <= MANY_CHUNK ? list : list.slice(start, start + MANY_CHUNK);
+    binding.hashMany(alg.id, length, out.subarray(start * length, (start + chunk.length) * length), ...chunk);
+  }
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;
 }
+// Elements go to C as arguments (reading them from an array through
+// Node-API costs more than a short digest); this many per call keeps the
+// argument list well inside V8's stack.
+const MANY_CHUNK = 1024;
+const encodedLength = (encoding, n) => [2 * n, Math.ceil(n / 3) * 4, Math.ceil((n * 4) / 3), n][encoding];
 const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
 
 // Options, algorithm and output length, in that order, for the functions

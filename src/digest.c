@@ -63,19 +63,23 @@ static int evp_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
   return ok;
 }
 
-int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
-              size_t len, uint8_t *out, size_t outlen) {
-  fh_ll_ctx c;
-  int ok;
-
+int fh_digest_in(fh_ll_ctx *ll, EVP_MD_CTX *ctx, const fh_alg *alg,
+                 const uint8_t *data, size_t len, uint8_t *out, size_t outlen) {
   if (alg->kind == FH_KIND_EVP) {
     /* SHAKE of length 0 is the empty string; OpenSSL refuses to squeeze 0. */
     if (alg->xof && outlen == 0) return 1;
     return evp_digest(ctx, alg, data, len, out, outlen);
   }
-  ok = fh_ll_init(alg->kind, &c) && fh_ll_update(alg->kind, &c, data, len) &&
-       fh_ll_final(alg->kind, &c, out);
-  OPENSSL_cleanse(&c, fh_ll_size(alg->kind));
+  return fh_ll_init(alg->kind, ll) && fh_ll_update(alg->kind, ll, data, len) &&
+         fh_ll_final(alg->kind, ll, out);
+}
+
+int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
+              size_t len, uint8_t *out, size_t outlen) {
+  fh_ll_ctx c;
+  int ok = fh_digest_in(&c, ctx, alg, data, len, out, outlen);
+
+  if (alg->kind != FH_KIND_EVP) OPENSSL_cleanse(&c, fh_ll_size(alg->kind));
   return ok;
 }
 

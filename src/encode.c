@@ -45,7 +45,7 @@ static const char base64_url[65] =
 /* Enough for the hex of any fixed-size digest; longer XOF outputs use the heap. */
 #define FH_TEXT_STACK (2 * EVP_MAX_MD_SIZE)
 
-static size_t encoded_length(fh_encoding enc, size_t n) {
+size_t fh_encoded_length(fh_encoding enc, size_t n) {
   switch (enc) {
     case FH_ENC_HEX: return 2 * n;
     case FH_ENC_BASE64: return (n + 2) / 3 * 4;
@@ -116,11 +116,27 @@ static void encode_base64(char *dst, const uint8_t *src, size_t n,
   if (pad) *dst = '=';
 }
 
+void fh_encode(char *dst, fh_encoding enc, const uint8_t *src, size_t n) {
+  switch (enc) {
+    case FH_ENC_HEX:
+      encode_hex(dst, src, n);
+      break;
+    case FH_ENC_BASE64:
+    case FH_ENC_BASE64URL:
+      encode_base64(dst, src, n, enc == FH_ENC_BASE64 ? base64_std : base64_url,
+                    enc == FH_ENC_BASE64);
+      break;
+    default:
+      memcpy(dst, src, n);
+      break;
+  }
+}
+
 int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
                    size_t n, napi_value *result) {
   char stack[FH_TEXT_STACK];
   char *text = stack;
-  size_t len = encoded_length(enc, n);
+  size_t len = fh_encoded_length(enc, n);
   napi_status status;
 
   if (enc >= FH_ENC_COUNT) {
@@ -146,11 +162,7 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
       return 0;
     }
   }
-  if (enc == FH_ENC_HEX)
-    encode_hex(text, src, n);
-  else
-    encode_base64(text, src, n, enc == FH_ENC_BASE64 ? base64_std : base64_url,
-                  enc == FH_ENC_BASE64);
+  fh_encode(text, enc, src, n);
   status = napi_create_string_latin1(env, text, len, result);
   OPENSSL_cleanse(text, len);
   if (text != stack) free(text);

@@ -123,6 +123,11 @@ size_t fh_ll_size(fh_kind kind);
 int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
               size_t len, uint8_t *out, size_t outlen);
 
+/* The same in a caller's low-level context, which it wipes when done: a
+ * batch wipes once, not per digest. */
+int fh_digest_in(fh_ll_ctx *ll, EVP_MD_CTX *ctx, const fh_alg *alg,
+                 const uint8_t *data, size_t len, uint8_t *out, size_t outlen);
+
 /* The same, fed in pieces (files). */
 typedef struct {
   const fh_alg *alg;
@@ -228,6 +233,11 @@ int fh_alg_at(napi_env env, const fh_state *st, uint32_t id,
 /* ---- output encodings (encode.c) ----------------------------------------- */
 
 extern const char *const fh_encoding_names[FH_ENC_COUNT];
+
+/* The length of the text of n bytes in `enc`, and the text itself (dst holds
+ * fh_encoded_length bytes; latin1 is the bytes as they are). */
+size_t fh_encoded_length(fh_encoding enc, size_t n);
+void fh_encode(char *dst, fh_encoding enc, const uint8_t *src, size_t n);
 
 /* Creates the JS string for bytes src[0..n) in `enc`. */
 int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,

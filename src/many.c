@@ -3,96 +3,110 @@
  *
  * Buffer elements cost no heap allocation: each is read in place, digested
  * into a stack buffer and encoded from the stack, as in hash(). */
+#include <stdlib.h>
+
 #include <openssl/crypto.h>
 
 #include "fast_hash.h"
 
-/* Digests inputs[i] into md (outlen bytes); 0 with an exception pending. */
+/* Digests one element into md (outlen bytes) in the batch's context `ll`;
+ * 0 with an exception pending. */
 static int digest_element(napi_env env, fh_state *st, const fh_alg *alg,
-                          napi_value inputs, uint32_t i, uint8_t *md,
+                          fh_ll_ctx *ll, napi_value element, uint8_t *md,
                           size_t outlen) {
-  napi_value element;
   fh_input in;
   int ok;
 
-  CALL(env, napi_get_element(env, inputs, i, &element));
   if (!fh_get_input(env, element, &in)) return 0;
-  ok = fh_digest(st->ctx, alg, in.data, in.len, md, outlen);
+  ok = fh_digest_in(ll, st->ctx, alg, in.data, in.len, md, outlen);
   fh_input_release(&in);
   if (!ok) fh_throw_openssl(env, "Digest");
   return ok;
 }
 
-/* Fills the i-th slice of buffer.length / inputs.length bytes. */
-static int many_into(napi_env env, fh_state *st, const fh_alg *alg,
-                     napi_value inputs, uint32_t count, napi_value into) {
-  void *out;
-  size_t total, outlen;
-  uint32_t i;
+/* Element arguments read from the stack up to this many, else one heap
+ * array for the call. */
+#define FH_MANY_STACK_ARGS 64
 
-  if (!fh_get_output(env, into, &out, &total)) return 0;
-  outlen = count ? total / count : 0;
-  if (count && total % count) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "The output is not a whole number of digests");
-    return 0;
-  }
-  if (!fh_output_length_ok(env, alg, outlen)) return 0;
-  for (i = 0; i < count; i++)
-    if (!digest_element(env, st, alg, inputs, i, (uint8_t *)out + i * outlen,
-                        outlen))
-      return 0;
-  return 1;
-}
-
-/* hashMany(op, inputs, outputLength[, buffer]) -> string[], or fills the
- * buffer digest after digest; op = algId | encodingId << 8. */
+/* hashMany(op, outputLength, into, ...inputs): the elements come as
+ * arguments, because reading them from an array through Node-API
+ * (napi_get_element) costs more than hashing 64 bytes. Without `into`
+ * (undefined), the digests come back as one string, each digest's text at a
+ * fixed width for the shim to slice; with a Buffer `into`, digest i fills its
+ * i-th slice. op = algId | encodingId << 8. */
 napi_value fh_hash_many(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4], results, value;
-  void *self;
+  size_t argc = 0, count = 0, outlen, width = 0, i;
+  napi_value stack_argv[FH_MANY_STACK_ARGS], *argv = stack_argv, result = NULL;
+  napi_valuetype into_type;
+  void *self, *out = NULL;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t op, count, i;
-  size_t outlen;
-  bool is_array;
+  uint32_t op;
   uint8_t md[EVP_MAX_MD_SIZE];
+  fh_ll_ctx ll;
+  char *text = NULL;
   int ok = 1;
 
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
-    return NULL;
-  CALL(env, napi_is_array(env, argv[1], &is_array));
-  if (!is_array) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
-             "The inputs must be an Array");
+  CALL(env, napi_get_cb_info(env, info, &argc, NULL, NULL, NULL));
+  if (argc < 3) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_MISSING_ARGS", "hashMany needs 3 arguments");
     return NULL;
   }
-  CALL(env, napi_get_array_length(env, argv[1], &count));
-  if (argc > 3) {
-    many_into(env, st, alg, argv[1], count, argv[3]);
+  if (argc > FH_MANY_STACK_ARGS && (argv = malloc(argc * sizeof(*argv))) == NULL) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate %zu arguments", argc);
     return NULL;
   }
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) != napi_ok ||
+      !fh_get_u32(env, argv[0], &op) ||
+      !fh_alg_at(env, (st = self), op & 0xff, &alg) ||
+      napi_typeof(env, argv[2], &into_type) != napi_ok)
+    goto done;
+  count = argc - 3;
   outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
-  /* Longer XOF outputs come with a Buffer from JS. */
-  if (outlen > sizeof(md)) {
+  if (alg->xof && !fh_get_size(env, argv[1], &outlen)) goto done;
+  if (into_type != napi_undefined) {
+    size_t total;
+    if (!fh_get_output(env, argv[2], &out, &total)) goto done;
+    if (total != count * outlen) {
+      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+               "The output must hold %zu digests of %zu bytes", count, outlen);
+      goto done;
+    }
+  } else if ((op >> 8) >= FH_ENC_COUNT) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown output encoding id %u", (unsigned)(op >> 8));
+    goto done;
+  } else if (outlen > sizeof(md)) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Output length %zu is too long for hashMany strings", outlen);
-    return NULL;
+    goto done;
+  } else {
+    width = fh_encoded_length((fh_encoding)(op >> 8), outlen);
+    if ((text = malloc(count * width + 1)) == NULL) {
+      fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+               "Failed to allocate %zu bytes of digests", count * width);
+      goto done;
+    }
   }
-  CALL(env, napi_create_array_with_length(env, count, &results));
   for (i = 0; ok && i < count; i++) {
-    ok = digest_element(env, st, alg, argv[1], i, md, outlen) &&
-         fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &value) &&
-         napi_set_element(env, results, i, value) == napi_ok;
+    uint8_t *dst = out != NULL ? (uint8_t *)out + i * outlen : md;
+    ok = digest_element(env, st, alg, &ll, argv[3 + i], dst, outlen);
+    if (ok && text != NULL)
+      fh_encode(text + i * width, (fh_encoding)(op >> 8), md, outlen);
   }
-  OPENSSL_cleanse(md, outlen);
-  if (!ok) {
-    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "hashMany failed at %u",
-             (unsigned)(i - 1));
-    return NULL;
+  if (ok && text != NULL) {
+    if (napi_create_string_latin1(env, text, count * width, &result) != napi_ok)
+      fh_throw(env, FH_ERROR, "ERR_STRING_TOO_LONG", "The digests do not fit a string");
   }
-  return results;
+done:
+  /* One wipe for the whole batch: each digest's Init overwrote the last. */
+  OPENSSL_cleanse(&ll, sizeof(ll));
+  OPENSSL_cleanse(md, sizeof(md));
+  if (text != NULL) {
+    OPENSSL_cleanse(text, count * width);
+    free(text);
+  }
+  if (argv != stack_argv) free(argv);
+  return result;
 }
