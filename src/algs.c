@@ -41,8 +41,9 @@ fh_state *fh_state_new(void) {
   }
   /* In FIPS mode the provider's policy must see every digest. */
   force = getenv("FAST_HASH_FORCE_EVP");
-  st->evp_only = (force != NULL && strcmp(force, "1") == 0) ||
-                 EVP_default_properties_is_fips_enabled(NULL);
+  st->force_evp = force != NULL && strcmp(force, "1") == 0;
+  st->fips = EVP_default_properties_is_fips_enabled(NULL);
+  st->evp_only = st->force_evp || st->fips;
   return st;
 }
 
@@ -90,7 +91,10 @@ static EVP_MD *lookup(const char *name) {
 }
 
 int fh_alg_resolve(fh_state *st, const char *name) {
-  EVP_MD *md = lookup(name);
+  EVP_MD *md;
+
+  fh_state_follow_fips(st);
+  md = lookup(name);
   fh_alg *alg;
   uint32_t i;
   int xof, size;
@@ -115,9 +119,30 @@ int fh_alg_resolve(fh_state *st, const char *name) {
   }
   alg = &st->algs[st->nalgs];
   alg->md = md;
-  alg->kind = kind_of(st, EVP_MD_get_type(md));
+  alg->nid = EVP_MD_get_type(md);
+  alg->kind = kind_of(st, alg->nid);
   alg->size = (uint32_t)size;
   alg->block = (uint32_t)EVP_MD_get_block_size(md);
   alg->xof = xof;
   return (int)st->nalgs++;
+}
+
+void fh_state_follow_fips(fh_state *st) {
+  int fips = EVP_default_properties_is_fips_enabled(NULL);
+  uint32_t i;
+
+  if (fips == st->fips) return;
+  st->fips = fips;
+  st->evp_only = st->force_evp || fips;
+  for (i = 0; i < st->nalgs; i++) {
+    fh_alg *alg = &st->algs[i];
+    const char *name = alg->nid != NID_undef ? OBJ_nid2sn(alg->nid)
+                       : alg->md != NULL ? EVP_MD_get0_name(alg->md) : NULL;
+    EVP_MD *md = name != NULL ? EVP_MD_fetch(NULL, name, NULL) : NULL;
+
+    EVP_MD_free(alg->md);
+    alg->md = md;
+    alg->kind = kind_of(st, alg->nid);
+  }
+  ERR_clear_error();
 }

@@ -157,13 +157,16 @@ int fh_get_size(napi_env env, napi_value value, size_t *out) {
   return 1;
 }
 
-int fh_alg_at(napi_env env, const fh_state *st, uint32_t id,
-              const fh_alg **out) {
+int fh_alg_at(napi_env env, fh_state *st, uint32_t id, const fh_alg **out) {
   if (id >= st->nalgs) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Unknown algorithm id %u", (unsigned)id);
     return 0;
   }
+  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
   *out = &st->algs[id];
-  return 1;
+  if ((*out)->md != NULL) return 1;
+  fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
+           "Invalid digest: not allowed in FIPS mode");
+  return 0;
 }

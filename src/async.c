@@ -155,6 +155,7 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
   size_t outlen;
   fh_job *job;
 
+  fh_state_follow_fips(st);
   if (!fh_get_u32(env, opv, &op) || !fh_alg_at(env, st, op & 0xff, &alg))
     return NULL;
   outlen = alg->size;

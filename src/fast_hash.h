@@ -69,7 +69,9 @@ typedef enum {
 } fh_kind;
 
 typedef struct {
-  EVP_MD *md;        /* fetched once; the reference is freed with the env */
+  EVP_MD *md;        /* fetched once (again if FIPS mode changes); NULL when
+                        FIPS mode forbids it. Freed with the environment. */
+  int nid;
   fh_kind kind;
   uint32_t size;     /* default output length in bytes */
   uint32_t block;    /* block size in bytes */
@@ -90,7 +92,10 @@ typedef struct {
   uint32_t nalgs;
   EVP_MD_CTX *ctx;   /* reused by every EVP-path digest of this environment */
   EVP_MD_CTX *ctx2;  /* and, for HMAC, the outer state beside it */
-  int evp_only;      /* FIPS mode or FAST_HASH_FORCE_EVP=1: no low-level path */
+  int force_evp;     /* FAST_HASH_FORCE_EVP=1 at load */
+  int fips;          /* FIPS mode as of the last fetch */
+  int evp_only;      /* force_evp or fips: no low-level path */
+  uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
 } fh_state;
 
 fh_state *fh_state_new(void);
@@ -99,6 +104,16 @@ void fh_state_free(fh_state *st);
 /* Looks `name` up (fetch, then the legacy table) and returns its slot index,
  * or -1 when OpenSSL knows no such digest. Leaves OpenSSL's queue empty. */
 int fh_alg_resolve(fh_state *st, const char *name);
+
+/* Follows FIPS mode, which crypto.setFips() can switch at run time: when it
+ * changed since the digests were fetched, they are fetched again under the
+ * new default properties (a forbidden one is left NULL) and the low-level
+ * path is turned off or on. Slot IDs stay as they are. Asking OpenSSL costs
+ * about 50 ns (a lock), a third of a short hash() call, so the per-call path
+ * asks every FH_FIPS_CHECK_EVERY calls; every call that fetches, makes a key
+ * or starts a batch, async or file digest asks each time. */
+void fh_state_follow_fips(fh_state *st);
+#define FH_FIPS_CHECK_EVERY 1024
 
 /* ---- digests (digest.c) -------------------------------------------------- */
 
@@ -227,8 +242,7 @@ int fh_get_output(napi_env env, napi_value value, void **data, size_t *len);
 int fh_get_size(napi_env env, napi_value value, size_t *out);
 /* The slot for an ID from the shim, checked: IDs are only ever handed out by
  * resolve(), but the binding must not trust its caller. */
-int fh_alg_at(napi_env env, const fh_state *st, uint32_t id,
-              const fh_alg **out);
+int fh_alg_at(napi_env env, fh_state *st, uint32_t id, const fh_alg **out);
 
 /* ---- output encodings (encode.c) ----------------------------------------- */
 

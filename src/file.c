@@ -147,6 +147,7 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
+  fh_state_follow_fips(st);
   if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
     return NULL;
   outlen = alg->size;

@@ -16,6 +16,8 @@ typedef struct {
   fh_ll_ctx inner, outer;     /* keyed states, low-level kinds */
   EVP_MD_CTX *inner_evp, *outer_evp;  /* keyed states, EVP kinds */
   int live;                   /* cleared by destroy() */
+  int fips;                   /* FIPS mode when keyed: a key never outlives
+                                 a switch (its digest was fetched before) */
 } fh_hmac_key;
 
 /* Tells our externals from anyone else's before the pointer is trusted. */
@@ -68,6 +70,7 @@ static fh_hmac_key *new_key(fh_state *st, const fh_alg *alg,
 
   if (k == NULL) return NULL;
   k->alg = *alg;
+  k->fips = st->fips;
   k->live = EVP_MD_up_ref(alg->md);
   if (!k->live) goto fail;
   if (alg->kind == FH_KIND_EVP) {
@@ -97,6 +100,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
+  fh_state_follow_fips(st);
   if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg)) return NULL;
   if (!fh_hmac_capable(alg)) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
@@ -168,6 +172,13 @@ static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
   *k = NULL;
   if (!get_key(env, keyv, k)) {
     *k = NULL;
+    return 0;
+  }
+  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
+  if ((*k)->fips != st->fips) {
+    *k = NULL;
+    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
+             "Invalid state: FIPS mode changed since the HmacKey was made");
     return 0;
   }
   if (!fh_get_input(env, datav, &data)) {

@@ -57,9 +57,10 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
              "Failed to allocate %zu arguments", argc);
     return NULL;
   }
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) != napi_ok ||
-      !fh_get_u32(env, argv[0], &op) ||
-      !fh_alg_at(env, (st = self), op & 0xff, &alg) ||
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) != napi_ok)
+    goto done;
+  fh_state_follow_fips(st = self);
+  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg) ||
       napi_typeof(env, argv[2], &into_type) != napi_ok)
     goto done;
   count = argc - 3;
