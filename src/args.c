@@ -100,6 +100,7 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   in->data = NULL;
   in->len = 0;
   in->heap = NULL;
+  in->secret = 0;
   /* Node answers napi_get_buffer_info for every ArrayBufferView with its
    * viewed bytes, and it is the cheapest query: views, the common case, take
    * one call and no typeof. */
@@ -115,15 +116,17 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   return 0;
 }
 
+int fh_get_key(napi_env env, napi_value value, fh_input *in) {
+  if (!fh_get_input(env, value, in)) return 0;
+  in->secret = 1;
+  return 1;
+}
+
 void fh_input_release(fh_input *in) {
-  /* Inputs may be passwords or keys: wipe the copies made of them. */
-  if (in->heap != NULL) {
-    OPENSSL_cleanse(in->heap, in->len);
-    free(in->heap);
-    in->heap = NULL;
-  } else if (in->data == in->stack) {
-    OPENSSL_cleanse(in->stack, in->len);
-  }
+  if (in->secret && (in->heap != NULL || in->data == in->stack))
+    OPENSSL_cleanse((uint8_t *)in->data, in->len);
+  free(in->heap);
+  in->heap = NULL;
 }
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out) {

@@ -33,7 +33,6 @@ typedef struct {
 } fh_job;
 
 static void free_job(fh_job *job) {
-  if (job->data != NULL) OPENSSL_cleanse(job->data, job->len);
   if (job->key != NULL) OPENSSL_cleanse(job->key, job->keylen);
   if (job->out != NULL) OPENSSL_cleanse(job->out, job->outlen);
   free(job->data);
@@ -128,13 +127,13 @@ static void complete(napi_env env, napi_status status, void *data) {
 }
 
 /* Copies an input (string as UTF-8, or a view's bytes) into an owned
- * buffer. */
-static int copy_input(napi_env env, napi_value value, uint8_t **out,
-                      size_t *len) {
+ * buffer; a key's transient copies are wiped. */
+static int copy_input(napi_env env, napi_value value, int secret,
+                      uint8_t **out, size_t *len) {
   fh_input in;
   int ok;
 
-  if (!fh_get_input(env, value, &in)) return 0;
+  if (!(secret ? fh_get_key : fh_get_input)(env, value, &in)) return 0;
   *len = in.len;
   *out = malloc(in.len ? in.len : 1);
   ok = *out != NULL;
@@ -219,7 +218,7 @@ napi_value fh_hash_async(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   job = new_job(env, self, FH_JOB_HASH, argv[0], argv[2]);
   if (job == NULL) return NULL;
-  if (!copy_input(env, argv[1], &job->data, &job->len)) {
+  if (!copy_input(env, argv[1], 0, &job->data, &job->len)) {
     free_job(job);
     return NULL;
   }
@@ -236,8 +235,8 @@ napi_value fh_hmac_async(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   job = new_job(env, self, FH_JOB_HMAC, argv[0], NULL);
   if (job == NULL) return NULL;
-  if (!copy_input(env, argv[1], &job->key, &job->keylen) ||
-      !copy_input(env, argv[2], &job->data, &job->len)) {
+  if (!copy_input(env, argv[1], 1, &job->key, &job->keylen) ||
+      !copy_input(env, argv[2], 0, &job->data, &job->len)) {
     free_job(job);
     return NULL;
   }

@@ -227,12 +227,17 @@ struct fh_input {
   const uint8_t *data;
   size_t len;
   uint8_t *heap;  /* owned copy of a long string, else NULL */
+  int secret;     /* a key: its copies are wiped on release */
   uint8_t stack[3 * FH_STACK_STRING_UNITS + 1];
 };
 
 /* Reads a string (as UTF-8) or an ArrayBufferView's bytes. For views, `data`
- * points into the JS buffer and is valid until JS runs again. */
+ * points into the JS buffer and is valid until JS runs again. fh_get_key
+ * marks the copies it makes as secret: they are wiped on release. Messages
+ * are not (they are the caller's data, not key material, and wiping a long
+ * string's copy would cost another pass over it). */
 int fh_get_input(napi_env env, napi_value value, fh_input *in);
+int fh_get_key(napi_env env, napi_value value, fh_input *in);
 void fh_input_release(fh_input *in);
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out);

@@ -111,7 +111,7 @@ static int get_hmac_alg(napi_env env, fh_state *st, napi_value value,
 /* Key, then message; on failure nothing is left to release. */
 static int get_key_and_data(napi_env env, napi_value keyv, napi_value datav,
                             fh_input *key, fh_input *data) {
-  if (!fh_get_input(env, keyv, key)) return 0;
+  if (!fh_get_key(env, keyv, key)) return 0;
   if (fh_get_input(env, datav, data)) return 1;
   fh_input_release(key);
   return 0;

@@ -107,7 +107,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
              "Invalid digest for HMAC");
     return NULL;
   }
-  if (!fh_get_input(env, argv[1], &key)) return NULL;
+  if (!fh_get_key(env, argv[1], &key)) return NULL;
   k = new_key(st, alg, &key);
   fh_input_release(&key);
   if (k == NULL) {
