@@ -14,7 +14,8 @@
         "src/hmac_key.c",
         "src/many.c",
         "src/file.c",
-        "src/async.c"
+        "src/async.c",
+        "src/bench.c"
       ],
       "defines": [
         # The low-level digest structs are deprecated in OpenSSL 3 but still

@@ -326,4 +326,8 @@ napi_value fh_hash_async(napi_env env, napi_callback_info info);
 napi_value fh_hmac_async(napi_env env, napi_callback_info info);
 napi_value fh_hash_file(napi_env env, napi_callback_info info);
 
+/* ---- benchmarks only (bench.c) ------------------------------------------- */
+
+napi_value fh_bench_ceiling(napi_env env, napi_callback_info info);
+
 #endif /* FAST_HASH_H */

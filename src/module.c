@@ -54,6 +54,7 @@ NAPI_MODULE_INIT() {
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacAsync", NULL, fh_hmac_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFile", NULL, fh_hash_file, NULL, NULL, NULL, napi_enumerable, st },
+    { "benchCeiling", NULL, fh_bench_ceiling, NULL, NULL, NULL, napi_enumerable, st },
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
     { "evpOnly", NULL, NULL, NULL, NULL, evp_only, napi_enumerable, NULL },
   };
