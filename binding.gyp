@@ -1,4 +1,8 @@
 {
+  "variables": {
+    # 1 for AddressSanitizer + UBSan (npm run test:sanitize)
+    "sanitize%": 0
+  },
   "targets": [
     {
       "target_name": "fast_hash",
@@ -35,6 +39,15 @@
         "WARNING_CFLAGS": ["-Wall", "-Wextra"]
       },
       "conditions": [
+        ["sanitize==1", {
+          "cflags_c": [
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=undefined",
+            "-fno-omit-frame-pointer",
+            "-g"
+          ],
+          "ldflags": ["-fsanitize=address,undefined"]
+        }],
         ["OS=='mac'", {
           "xcode_settings": {
             "OTHER_LDFLAGS": ["-undefined", "dynamic_lookup"]
