@@ -138,4 +138,16 @@ async function rejectsWith(promise, Class, code) {
   await assert.rejects(promise, (err) => err instanceof Class && err.code === code);
 }
 
-Object.assign(module.exports, { makeFiles, sweep, rejectsWith });
+// What node:crypto says for a failure that reads OpenSSL's thread error
+// queue: it reports the oldest entry, so an entry we left behind would change
+// this text.
+function opensslErrorProbe() {
+  try {
+    require('crypto').createPrivateKey('not a key');
+  } catch (err) {
+    return `${err.code} ${err.message}`;
+  }
+  return 'no error';
+}
+
+Object.assign(module.exports, { makeFiles, sweep, rejectsWith, opensslErrorProbe });
