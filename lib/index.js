@@ -6,8 +6,9 @@ const crypto = require('crypto');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  ENC_HEX, ENC_BUFFER, NATIVE_BUFFER, DATA_TYPES, toPath, fromBuffer, lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm,
-  toBytes, toKeyBytes, wipeKey, parseOptions, outputLength, macEncodingId, macValue,
+  ENC_HEX, ENC_BUFFER, NATIVE_BUFFER, DATA_TYPES,
+  lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
+  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, macEncodingId, macValue,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
 
