@@ -3,8 +3,11 @@
 // encodings become small integer IDs (looked up once, cached), data and keys
 // become something the C side reads directly.
 
-const { KeyObject } = require('crypto');
-const { isAnyArrayBuffer, isKeyObject, isCryptoKey } = require('util').types;
+const crypto = require('crypto');
+const { KeyObject } = crypto;
+const {
+  isAnyArrayBuffer, isKeyObject, isCryptoKey, isProxy, isUint8Array,
+} = require('util').types;
 const { constants: { MAX_LENGTH } } = require('buffer');
 const binding = require('./binding');
 const {
@@ -68,12 +71,24 @@ function lookupAlgorithm(name, caller) {
   let alg = algorithms.get(name);
   if (alg === undefined) {
     const found = binding.resolve(name);
-    if (found === undefined) throw invalidDigest(name, caller);
+    if (found === undefined || !nodeTakes(name)) throw invalidDigest(name, caller);
     alg = { ...found, name: name.toLowerCase() };
     if (algorithms.size >= MAX_CACHED_NAMES) algorithms.clear();
     algorithms.set(name, alg);
   }
   return alg;
+}
+
+// OpenSSL fetches a few internal digests that node:crypto refuses
+// (KECCAK-KMAC-128, KECCAK-256): node:crypto decides what a name means, once
+// per name.
+function nodeTakes(name) {
+  try {
+    crypto.createHash(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // HMAC refuses XOFs, as createHmac does (there with no code).
@@ -89,6 +104,45 @@ function checkAlgorithm(algorithm, caller) {
   }
 }
 
+// ---- hostile values -------------------------------------------------------------
+// A revoked Proxy makes the engine throw a TypeError with no code wherever it
+// is touched; that becomes ERR_INVALID_ARG_TYPE. Anything else thrown (a
+// getter's or a trap's own error) goes on unchanged.
+function revoked(err, value) {
+  return err instanceof TypeError && isProxy(value) && /revoked/.test(err.message);
+}
+
+// Runs check(value); a revoked proxy's engine error becomes a coded one.
+function guarded(value, name, expected, caller, check) {
+  try {
+    return check(value);
+  } catch (err) {
+    if (revoked(err, value)) throw invalidArgType(name, expected, value, caller);
+    throw err;
+  }
+}
+
+function readOption(options, key, caller) {
+  try {
+    return options[key];
+  } catch (err) {
+    if (revoked(err, options)) {
+      throw invalidArgType('outputEncoding', 'of type string or an instance of Object', options, caller);
+    }
+    throw err;
+  }
+}
+
+// A view of a whole ArrayBuffer; a detached one has no bytes left (as a
+// view of it has none).
+function wholeView(buffer) {
+  try {
+    return new Uint8Array(buffer);
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
 // ---- data and keys ------------------------------------------------------------
 const DATA_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
   'DataView, ArrayBuffer, or SharedArrayBuffer';
@@ -98,7 +152,7 @@ const KEY_TYPES = 'of type string or an instance of ArrayBuffer, Buffer, ' +
 // Strings and views go to C as they are (the callers test for those inline,
 // the common case); whole ArrayBuffers get a view.
 function toBytes(value, name, caller) {
-  if (isAnyArrayBuffer(value)) return new Uint8Array(value);
+  if (isAnyArrayBuffer(value)) return wholeView(value);
   throw invalidArgType(name, DATA_TYPES, value, caller);
 }
 
@@ -106,11 +160,12 @@ function toBytes(value, name, caller) {
 // KeyObjects and CryptoKeys are exported to a Buffer, which the caller must
 // wipe after use (see wipeKey).
 function toKeyBytes(key, caller) {
-  if (isAnyArrayBuffer(key)) return new Uint8Array(key);
-  let keyObject;
-  if (isKeyObject(key)) keyObject = key;
-  else if (isCryptoKey(key)) keyObject = KeyObject.from(key);
-  else throw invalidArgType('key', KEY_TYPES, key, caller);
+  if (isAnyArrayBuffer(key)) return wholeView(key);
+  const keyObject = guarded(key, 'key', KEY_TYPES, caller, (k) => {
+    if (isKeyObject(k)) return k;
+    if (isCryptoKey(k)) return KeyObject.from(k);
+    throw invalidArgType('key', KEY_TYPES, k, caller);
+  });
   if (keyObject.type !== 'secret') {
     throw makeError(TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE',
       `Invalid key object type ${keyObject.type}, expected secret.`, caller);
@@ -131,28 +186,28 @@ const parsed = { encoding: ENC_HEX, length: -1 };
 // outputLength is read only when `withLength` (HMAC ignores it, as
 // createHmac does).
 function parseOptions(options, withLength, caller) {
-  parsed.length = -1;
   if (typeof options === 'string') {
     parsed.encoding = encodingId(options, 'outputEncoding', caller);
+    parsed.length = -1;
     return parsed;
   }
   if (typeof options !== 'object' || options === null) {
     throw invalidArgType('outputEncoding', 'of type string or an instance of Object',
       options, caller);
   }
-  const { outputEncoding } = options;
-  parsed.encoding = outputEncoding === undefined ? ENC_HEX :
+  // Both properties are read before `parsed` is written: a getter may call
+  // back into fast-hash, which uses `parsed` too.
+  const outputEncoding = readOption(options, 'outputEncoding', caller);
+  const outputLength = withLength ? readOption(options, 'outputLength', caller) : undefined;
+  const encoding = outputEncoding === undefined ? ENC_HEX :
     encodingId(outputEncoding, 'options.outputEncoding', caller);
-  if (withLength) {
-    const { outputLength } = options;
-    if (outputLength !== undefined) {
-      if (!Number.isSafeInteger(outputLength) || outputLength < 0) {
-        throw outOfRange('options.outputLength', 'a non-negative safe integer',
-          outputLength, caller);
-      }
-      parsed.length = outputLength;
-    }
+  if (outputLength !== undefined &&
+      (!Number.isSafeInteger(outputLength) || outputLength < 0)) {
+    throw outOfRange('options.outputLength', 'a non-negative safe integer',
+      outputLength, caller);
   }
+  parsed.encoding = encoding;
+  parsed.length = outputLength === undefined ? -1 : outputLength;
   return parsed;
 }
 
@@ -190,7 +245,7 @@ function macValue(mac, encoding, caller) {
   if (typeof mac === 'string') {
     return encoding >= 0 ? mac : Buffer.from(mac, TEXT_ENCODINGS[-encoding]);
   }
-  if (isAnyArrayBuffer(mac)) return new Uint8Array(mac);
+  if (isAnyArrayBuffer(mac)) return wholeView(mac);
   throw invalidArgType('mac', MAC_TYPES, mac, caller);
 }
 
@@ -200,12 +255,36 @@ const PATH_TYPES = 'of type string or an instance of Buffer or URL';
 
 // A path for C: a string or Buffer without NUL bytes; file: URLs become
 // strings (others throw ERR_INVALID_URL_SCHEME, as fs does).
+// Whether value is a real URL: the base class's own href getter works on it
+// (a look-alike or a proxied one fails the private-field check).
+const urlHref = Object.getOwnPropertyDescriptor(URL.prototype, 'href').get;
+function isURL(value) {
+  try {
+    Reflect.apply(urlHref, value, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The typed-array intrinsics: a subclass or a Buffer with another prototype
+// may override length or includes(), and running its code is not ours to do.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const byteLengthOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength').get;
+const bytesInclude = TypedArrayPrototype.includes;
+
+function hasNul(path) {
+  if (typeof path === 'string') return path.includes('\u0000');
+  // A detached array has no bytes (and includes() would throw on it).
+  return Reflect.apply(byteLengthOf, path, []) !== 0 && Reflect.apply(bytesInclude, path, [0]);
+}
+
 function toPath(path, caller) {
-  if (typeof path !== 'string' && !(path instanceof Uint8Array)) {
-    if (!(path instanceof URL)) throw invalidArgType('path', PATH_TYPES, path, caller);
+  if (typeof path !== 'string' && !isUint8Array(path)) {
+    if (!isURL(path)) throw invalidArgType('path', PATH_TYPES, path, caller);
     path = fileURLToPath(path);
   }
-  if (path.includes(typeof path === 'string' ? '\u0000' : 0)) {
+  if (hasNul(path)) {
     throw makeError(TypeError, 'ERR_INVALID_ARG_VALUE',
       "The argument 'path' must be a string, Uint8Array, or URL without null bytes. " +
       `Received ${JSON.stringify(String(path))}`, caller);
@@ -214,6 +293,8 @@ function toPath(path, caller) {
 }
 
 module.exports = {
+  guarded,
+  wholeView,
   toPath,
   DATA_TYPES,
   ENC_HEX,

@@ -2,7 +2,7 @@
 // Errors shaped as node:crypto throws them: the right class, a `code`, and
 // Node's wording, with the stack starting at the public function called.
 
-const { inspect } = require('util');
+const { inspect, types: { isProxy } } = require('util');
 
 function makeError(Base, code, message, caller) {
   const err = new Base(message);
@@ -18,6 +18,9 @@ function makeError(Base, code, message, caller) {
 function describe(value) {
   if (value === null) return 'Received null';
   if (value === undefined) return 'Received undefined';
+  // inspect() shows a Proxy without running its traps; reading
+  // .constructor would run them.
+  if (isProxy(value)) return `Received ${show(value)}`;
   try {
     if (typeof value === 'function') {
       return value.name ? `Received function ${value.name}` : 'Received function';

@@ -9,6 +9,7 @@ const {
   ENC_HEX, ENC_BUFFER, NATIVE_BUFFER, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, macEncodingId, macValue,
+  guarded, wholeView,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
 
@@ -116,13 +117,19 @@ class HmacKey {
     this.#size = alg.size;
   }
 
+  // `#handle in x` throws for primitives: a method taken off its object
+  // (`const { digest } = key`) must still get a coded error.
+  static #isKey(value) {
+    return value !== null && typeof value === 'object' && #handle in value;
+  }
+
   get algorithm() {
-    if (!(#handle in this)) throw invalidThis('algorithm');
+    if (!HmacKey.#isKey(this)) throw invalidThis('algorithm');
     return this.#algorithm;
   }
 
   digest(data, options) {
-    if (!(#handle in this)) throw invalidThis('digest');
+    if (!HmacKey.#isKey(this)) throw invalidThis('digest');
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.digest);
     }
@@ -135,7 +142,7 @@ class HmacKey {
   }
 
   verify(data, mac, macEncoding) {
-    if (!(#handle in this)) throw invalidThis('verify');
+    if (!HmacKey.#isKey(this)) throw invalidThis('verify');
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.verify);
     }
@@ -147,7 +154,7 @@ class HmacKey {
   // digest() and verify() calls throw ERR_INVALID_STATE; destroy() again
   // does nothing.
   destroy() {
-    if (!(#handle in this)) throw invalidThis('destroy');
+    if (!HmacKey.#isKey(this)) throw invalidThis('destroy');
     if (this.#destroyed) return;
     binding.hmacKeyDestroy(this.#handle);
     this.#destroyed = true;
@@ -178,40 +185,58 @@ function createHmacKey(algorithm, key) {
 
 function hashMany(algorithm, inputs, options) {
   checkAlgorithm(algorithm, hashMany);
-  if (!Array.isArray(inputs)) throw invalidArgType('inputs', 'an instance of Array', inputs, hashMany);
-  // Strings and views go to C as they are; a copy of the array is made only
-  // when an element needs a view made for it.
-  let list = inputs;
-  for (let i = 0; i < inputs.length; i++) {
+  if (!guarded(inputs, 'inputs', 'an instance of Array', hashMany, Array.isArray)) {
+    throw invalidArgType('inputs', 'an instance of Array', inputs, hashMany);
+  }
+  // Each element is read once, by index (never through the array's own
+  // iterator or methods), checked, and kept: C gets exactly what was checked.
+  const n = inputs.length;
+  const values = new Array(n);
+  for (let i = 0; i < n; i++) {
     const value = inputs[i];
-    if (typeof value === 'string' || ArrayBuffer.isView(value)) continue;
-    if (!isAnyArrayBuffer(value)) throw invalidArgType(`inputs[${i}]`, DATA_TYPES, value, hashMany);
-    if (list === inputs) list = inputs.slice();
-    list[i] = new Uint8Array(value);
+    if (typeof value === 'string' || ArrayBuffer.isView(value)) {
+      values[i] = value;
+    } else if (isAnyArrayBuffer(value)) {
+      values[i] = wholeView(value);
+    } else {
+      throw invalidArgType(`inputs[${i}]`, DATA_TYPES, value, hashMany);
+    }
   }
   const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
-  const n = list.length;
   const results = new Array(n);
   if (encoding >= 0 && length <= MAX_NATIVE_LENGTH) {
     // Each chunk's digests come back as one string, a fixed width apiece.
     const width = encodedLength(encoding, length);
     const op = alg.id | (encoding << 8);
     for (let start = 0; start < n; start += MANY_CHUNK) {
-      const chunk = n <= MANY_CHUNK ? list : list.slice(start, start + MANY_CHUNK);
-      const text = binding.hashMany(op, length, undefined, ...chunk);
-      for (let i = 0; i < chunk.length; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
+      const count = Math.min(MANY_CHUNK, n - start);
+      const text = callMany(op, length, undefined, values, start, count);
+      for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
     }
     return results;
   }
   // One Buffer for all the digests, filled in C, then cut.
   const out = Buffer.allocUnsafe(n * length);
   for (let start = 0; start < n; start += MANY_CHUNK) {
-    const chunk = n <= MANY_CHUNK ? list : list.slice(start, start + MANY_CHUNK);
-    binding.hashMany(alg.id, length, out.subarray(start * length, (start + chunk.length) * length), ...chunk);
+    const count = Math.min(MANY_CHUNK, n - start);
+    callMany(alg.id, length, out.subarray(start * length, (start + count) * length), values, start, count);
   }
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;
 }
+
+// binding.hashMany(op, length, into, ...values[start, start + count)), the
+// arguments built by index.
+function callMany(op, length, into, values, start, count) {
+  const args = new Array(3 + count);
+  args[0] = op;
+  args[1] = length;
+  args[2] = into;
+  for (let i = 0; i < count; i++) args[3 + i] = values[start + i];
+  return ReflectApply(binding.hashMany, undefined, args);
+}
+const ReflectApply = Reflect.apply;
+
 // Elements go to C as arguments (reading them from an array through
 // Node-API costs more than a short digest); this many per call keeps the
 // argument list well inside V8's stack.
