@@ -129,6 +129,48 @@ function measure(peers, c, { rounds, batchMs, warmupMs }) {
   return out;
 }
 
+// Like warmUp(), but sizes the timed batch from the fastest warm-up batch
+// rather than the last: one descheduled batch must not shrink the timed
+// batches to a few calls, where the timer's own cost shows. (Cold code and
+// tiny batches only read slower, never faster.)
+function warmUpBest(p, c, warmupMs, batchMs) {
+  let n = 1, spent = 0, best = Infinity;
+  while (spent < warmupMs * 1e6) {
+    const ns = timeBatch(p, c, n);
+    spent += ns;
+    best = Math.min(best, ns / n);
+    if (ns < 10e6) n *= 2;
+  }
+  return Math.max(1, Math.round((batchMs * 1e6) / best));
+}
+
+// Many short batches within a time budget, for benchmark/run.js. On shared,
+// loaded cores a batch of tens of ms is seldom run without the process being
+// descheduled, while one of a millisecond or two often is: the best of many
+// short batches is the undisturbed cost, and interleaving them finely keeps
+// every peer under the same load. Rounds go on (rotated as in measure())
+// until budgetMs is spent, at least minRounds, at most maxRounds. Same result
+// shape as measure(), plus quartiles and the round count.
+function measureBudget(peers, c, { budgetMs, batchMs, warmupMs, minRounds = 5, maxRounds = 100000 }) {
+  const batch = peers.map((p) => warmUpBest(p, c, warmupMs, batchMs));
+  const samples = peers.map(() => []);
+  const start = process.hrtime.bigint(), budget = BigInt(Math.round(budgetMs * 1e6));
+  let r = 0;
+  for (; r < maxRounds && (r < minRounds || process.hrtime.bigint() - start < budget); r++) {
+    for (let k = 0; k < peers.length; k++) {
+      const i = (k + r) % peers.length;
+      samples[i].push(timeBatch(peers[i], c, batch[i]) / batch[i]);
+    }
+  }
+  const out = {};
+  peers.forEach((p, i) => {
+    const s = summarize(samples[i]);
+    const sorted = [...samples[i]].sort((a, b) => a - b), at = (q) => sorted[Math.floor(q * (sorted.length - 1))];
+    out[p.name] = { ...s, p25Ns: at(0.25), p75Ns: at(0.75), opsPerSec: 1e9 / s.bestNs, batch: batch[i], rounds: r };
+  });
+  return out;
+}
+
 // For peers whose every call is a whole run (async calls, seconds-long jobs):
 // each round calls every peer's run(c) once, awaited and timed, in the same
 // rotated order as measure(). No warm-up here: the caller's result check
@@ -210,4 +252,6 @@ function finish({ env, opts, started, results, headline }) {
 module.exports = {
   parseArgs, checkResult, tag, measure, measureRuns, summarize, ratio, fmtRatio, envInfo, printEnv, printHeader,
   printTable, finish,
+  // for run.js
+  measureBudget, fmtNs,
 };

@@ -1,0 +1,155 @@
+'use strict';
+// The questions the suite answers. Each is a list of tables (one per
+// algorithm and variant); a table's rows are input sizes, and row(size)
+// builds that cell: its inputs (made once, before any timing), its peers,
+// and the result node:crypto gives, which every peer must match.
+
+const { peer, ceiling, wasmHasher, nobleFn, crypto, fastHash, binding } = require('./peers');
+
+const ALGS = ['sha256', 'sha512', 'md5', 'sha1', 'sha3-256', 'blake2b512'];
+const SIZES = [16, 64, 256, 1024, 16384, 1 << 20];
+const HAS_CRYPTO_HASH = typeof crypto.hash === 'function';
+
+// ---- inputs -------------------------------------------------------------------
+function bytes(size, mul = 31, add = 7) {
+  const b = Buffer.alloc(size); // its own memory, not a slice of the shared pool
+  for (let i = 0; i < size; i++) b[i] = (i * mul + add) & 255;
+  return b;
+}
+// Strings go through a Buffer so V8 holds them flat (not as cons strings,
+// which would add a one-off flattening to the first call).
+const ascii = (size) => bytes(size).map((_, i) => 97 + (i % 26)).toString('latin1');
+// Mixed 2- and 3-byte characters (V8 stores it two-byte, so it takes the full
+// UTF-8 conversion), padded with ASCII to exactly `size` UTF-8 bytes.
+function nonAscii(size) {
+  const chars = ['é', '€', 'a', 'ß', 'ü', '✓'];
+  let s = '';
+  for (let i = 0, n = 0; ; i++) {
+    const c = chars[i % chars.length], len = Buffer.byteLength(c);
+    if (n + len > size) { s += 'a'.repeat(size - n); break; }
+    s += c; n += len;
+  }
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
+// ---- (a), (b), (c): hash() and its peers on one input and output encoding ------
+// hash-wasm and noble give hex or raw bytes only: they sit out base64 tables.
+// noble takes bytes only: a string goes through its own utf8ToBytes, as its
+// documentation says to.
+async function digestRow(libs, alg, data, enc) {
+  const hex = enc === 'hex', str = typeof data === 'string';
+  const s = { hash: fastHash.hash, crypto, alg, data, enc };
+  const peers = [
+    peer('fast-hash', hex ? 'hash(alg, data)' : 'hash(alg, data, enc)', s),
+    HAS_CRYPTO_HASH && peer('crypto.hash', hex ? 'crypto.hash(alg, data)' : 'crypto.hash(alg, data, enc)', s),
+    peer('createHash', `crypto.createHash(alg).update(data).digest(${enc === 'buffer' ? '' : 'enc'})`, s),
+  ];
+  const h = (hex || enc === 'buffer') && (await wasmHasher(libs, alg));
+  if (h) peers.push(peer('hash-wasm', `h.init().update(data).digest('${hex ? 'hex' : 'binary'}')`, { h, data }));
+  const fn = (hex || enc === 'buffer') && nobleFn(libs, alg);
+  if (fn) {
+    const n = libs.noble, input = str ? 'fn(utf8(data))' : 'fn(data)';
+    peers.push(peer('noble', hex ? `hex(${input})` : input, { fn, data, hex: n.hex, utf8: n.utf8 }));
+  }
+  // The ceiling digests the very same memory when it can: a copy of 1 MiB
+  // elsewhere can digest a few per cent slower or faster.
+  peers.push(ceiling(alg, [str ? Buffer.from(data) : data]));
+  const expected = crypto.createHash(alg).update(data).digest(enc === 'buffer' ? undefined : enc);
+  return { peers: peers.filter(Boolean), expected, bytes: Buffer.byteLength(data) };
+}
+
+// ---- (d): HMAC ----------------------------------------------------------------
+// The ceiling of an HMAC is its two plain digests, H(key block || message)
+// and H(key block || inner digest), each as benchCeiling runs it. HmacKey
+// keeps the keyed states, so it skips a block of each and can beat it.
+const KEY = bytes(32, 73, 11);
+async function hmacRow(libs, alg, data) {
+  const key = KEY, hk = fastHash.createHmacKey(alg, key);
+  const s = { hmac: fastHash.hmac, crypto, alg, key, data, hk };
+  const peers = [
+    peer('hmac', 'hmac(alg, key, data)', s),
+    peer('HmacKey#digest', 'hk.digest(data)', s),
+    peer('createHmac', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
+  ];
+  const inner = wasmHasher(libs, alg); // a promise: createHMAC takes one
+  if (inner) {
+    const h = await libs.wasm.createHMAC(inner, key);
+    peers.push(peer('hash-wasm', "h.init().update(data).digest('hex')", { h, data }));
+  }
+  const fn = nobleFn(libs, alg);
+  const n = libs.noble;
+  if (fn) peers.push(peer('noble', 'hex(mac(fn, key, data))', { fn, key, data, mac: n.hmac, hex: n.hex }));
+  const { block, size } = binding.resolve(alg);
+  peers.push(ceiling(alg, [bytes(block + data.length), bytes(block + size)]));
+  const expected = crypto.createHmac(alg, key).update(data).digest('hex');
+  return { peers, expected, bytes: data.length, cleanup: () => hk.destroy() };
+}
+
+// ---- (e): hashMany vs loops (after many.js) ---------------------------------------
+// One op is a whole list; times are divided down to items. Every peer builds
+// the whole array of results, as a caller would keep them; the loops fill a
+// preallocated array, so they pay no growth cost that hashMany does not. The
+// list holds 1,000 items, or 2 MiB in all for larger items (128 of 16 KiB, 2
+// of 1 MiB): it stays in this machine's 4 MiB L2 cache, as the ceiling's one
+// buffer does, so the per-item ceiling compares like with like.
+async function manyRow(libs, alg, size) {
+  const count = Math.max(1, Math.min(1000, Math.floor((2 << 20) / size)));
+  const inputs = Array.from({ length: count }, (_, k) => bytes(size, 31, k * 7 + 3));
+  const loop = (fn) => `function all(alg, inputs) {
+    const m = inputs.length, out = new Array(m);
+    for (let i = 0; i < m; i++) out[i] = ${fn}(alg, inputs[i]);
+    return out;
+  }`;
+  const s = { hashMany: fastHash.hashMany, hash: fastHash.hash, crypto, alg, inputs };
+  const peers = [
+    peer('hashMany', 'hashMany(alg, inputs)', s, { pick: '[0]' }),
+    peer('hash() loop', 'all(alg, inputs)', s, { pick: '[0]', prelude: loop('hash') }),
+    HAS_CRYPTO_HASH && peer('crypto.hash loop', 'all(alg, inputs)', s, { pick: '[0]', prelude: loop('crypto.hash') }),
+    ceiling(alg, [bytes(size)], count),
+  ].filter(Boolean);
+  const expected = inputs.map((d) => crypto.createHash(alg).update(d).digest('hex'));
+  return { peers, expected, bytes: size, perOp: count };
+}
+
+// ---- the questions ----------------------------------------------------------------
+// `algs` is the default for each question; --alg replaces it everywhere.
+// Every table has a `primary` (the fast-hash call the ratios are taken to).
+const QUESTIONS = [
+  {
+    id: 'a', name: 'digests', algs: ALGS, primary: 'fast-hash',
+    tables: (alg) => [
+      { title: `${alg}, Buffer input, hex output`, row: (libs, size) => digestRow(libs, alg, bytes(size), 'hex') },
+    ],
+  },
+  {
+    id: 'b', name: 'strings', algs: ['sha256'], primary: 'fast-hash',
+    tables: (alg) => [
+      { title: `${alg}, ASCII string input, hex output`,
+        row: (libs, size) => digestRow(libs, alg, ascii(size), 'hex') },
+      { title: `${alg}, non-ASCII string input (size in UTF-8 bytes), hex output`,
+        row: (libs, size) => digestRow(libs, alg, nonAscii(size), 'hex') },
+    ],
+  },
+  {
+    id: 'c', name: 'outputs', algs: ['sha256'], primary: 'fast-hash',
+    tables: (alg) => ['buffer', 'base64', 'base64url'].map((enc) =>
+      ({ title: `${alg}, Buffer input, '${enc}' output`, enc,
+        row: (libs, size) => digestRow(libs, alg, bytes(size), enc) })),
+  },
+  {
+    id: 'd', name: 'hmac', algs: ['sha256', 'sha512'], primary: 'hmac',
+    tables: (alg) => [
+      { title: `HMAC-${alg}, 32-byte key, Buffer input, hex output`,
+        row: (libs, size) => hmacRow(libs, alg, bytes(size)) },
+    ],
+  },
+  {
+    id: 'e', name: 'many', algs: ['sha256'], primary: 'hashMany',
+    tables: (alg) => [{
+      title: `${alg}, hashMany over a list of Buffers (1,000 items, 2 MiB in all above 2 KiB), hex output, per ITEM`,
+      row: (libs, size) => manyRow(libs, alg, size),
+    }],
+  },
+];
+
+module.exports = { QUESTIONS, ALGS, SIZES, HAS_CRYPTO_HASH };
