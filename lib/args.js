@@ -42,6 +42,7 @@ const ENCODINGS = new Map([
 
 function encodingId(encoding, name, caller) {
   if (encoding === 'hex') return ENC_HEX;
+  if (encoding === 'buffer') return ENC_BUFFER;
   if (typeof encoding !== 'string') {
     throw invalidArgType(name, 'of type string', encoding, caller);
   }

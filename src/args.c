@@ -135,16 +135,12 @@ int fh_get_u32(napi_env env, napi_value value, uint32_t *out) {
 }
 
 int fh_get_output(napi_env env, napi_value value, void **data, size_t *len) {
-  bool is_buffer;
-
-  CALL(env, napi_is_buffer(env, value, &is_buffer));
-  if (!is_buffer) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
-             "The output must be a Buffer");
-    return 0;
-  }
-  CALL(env, napi_get_buffer_info(env, value, data, len));
-  return 1;
+  /* One call: Node answers it for Buffers (any ArrayBufferView) and refuses
+   * anything else. */
+  if (napi_get_buffer_info(env, value, data, len) == napi_ok) return 1;
+  fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+           "The output must be a Buffer");
+  return 0;
 }
 
 int fh_get_size(napi_env env, napi_value value, size_t *out) {
