@@ -186,7 +186,8 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
              "The output Buffer must hold %zu bytes, not %zu", n, len);
     return 0;
   }
-  memcpy(out, bytes, n);
+  /* An empty Buffer's data may be NULL, and memcpy(NULL, .., 0) is UB. */
+  if (n != 0) memcpy(out, bytes, n);
   return 1;
 }
 

@@ -118,7 +118,7 @@ char *fh_get_path(napi_env env, napi_value value) {
   } else {
     if (fh_get_output(env, value, &bytes, &len) == 0) return NULL;
     if ((path = malloc(len + 1)) == NULL) goto oom;
-    memcpy(path, bytes, len);
+    if (len != 0) memcpy(path, bytes, len); /* an empty Buffer's data may be NULL */
     path[len] = '\0';
   }
   if (strlen(path) == len) return path;
