@@ -208,54 +208,47 @@ static napi_value start(napi_env env, fh_job *job) {
   return promise;
 }
 
-/* hashAsync(op, data, outputLength) -> Promise */
+/* Reads a job's inputs, captured now: hash (data), HMAC (key, data), or a
+ * file (path). 0 with an exception pending. */
+static int capture(napi_env env, fh_job *job, napi_value *argv) {
+  switch (job->kind) {
+    case FH_JOB_HASH:
+      return copy_input(env, argv[1], 0, &job->data, &job->len);
+    case FH_JOB_HMAC:
+      return copy_input(env, argv[1], 1, &job->key, &job->keylen) &&
+             copy_input(env, argv[2], 0, &job->data, &job->len);
+    default:
+      return (job->path = fh_get_path(env, argv[1])) != NULL;
+  }
+}
+
+/* The three entry points: (op, data, outputLength), (op, key, data) and
+ * (op, path, outputLength), each returning the job's promise. */
+static napi_value start_job(napi_env env, napi_callback_info info,
+                            fh_job_kind kind) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *self;
+  fh_job *job;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  job = new_job(env, self, kind, argv[0], kind == FH_JOB_HMAC ? NULL : argv[2]);
+  if (job == NULL) return NULL;
+  if (!capture(env, job, argv)) {
+    free_job(job);
+    return NULL;
+  }
+  return start(env, job);
+}
+
 napi_value fh_hash_async(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  void *self;
-  fh_job *job;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  job = new_job(env, self, FH_JOB_HASH, argv[0], argv[2]);
-  if (job == NULL) return NULL;
-  if (!copy_input(env, argv[1], 0, &job->data, &job->len)) {
-    free_job(job);
-    return NULL;
-  }
-  return start(env, job);
+  return start_job(env, info, FH_JOB_HASH);
 }
 
-/* hmacAsync(op, key, data) -> Promise */
 napi_value fh_hmac_async(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  void *self;
-  fh_job *job;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  job = new_job(env, self, FH_JOB_HMAC, argv[0], NULL);
-  if (job == NULL) return NULL;
-  if (!copy_input(env, argv[1], 1, &job->key, &job->keylen) ||
-      !copy_input(env, argv[2], 0, &job->data, &job->len)) {
-    free_job(job);
-    return NULL;
-  }
-  return start(env, job);
+  return start_job(env, info, FH_JOB_HMAC);
 }
 
-/* hashFile(op, path, outputLength) -> Promise */
 napi_value fh_hash_file(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  void *self;
-  fh_job *job;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  job = new_job(env, self, FH_JOB_FILE, argv[0], argv[2]);
-  if (job == NULL) return NULL;
-  if ((job->path = fh_get_path(env, argv[1])) == NULL) {
-    free_job(job);
-    return NULL;
-  }
-  return start(env, job);
+  return start_job(env, info, FH_JOB_FILE);
 }
