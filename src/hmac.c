@@ -139,9 +139,11 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
   return 1;
 }
 
-/* hmac(op, key, data[, buffer]) -> string, or fills buffer;
- * op = algId | encodingId << 8. */
-napi_value fh_hmac(napi_env env, napi_callback_info info) {
+/* hmac(op, key, data[, buffer]) -> string, or fills buffer, op = algId |
+ * encodingId << 8; hmacVerify(op, key, data, mac) -> boolean, op = algId |
+ * macEncodingId << 8, mac bytes or a string in that encoding. */
+static napi_value hmac_entry(napi_env env, napi_callback_info info,
+                             int verify) {
   size_t argc = 4;
   napi_value argv[4], result = NULL;
   void *self;
@@ -150,49 +152,32 @@ napi_value fh_hmac(napi_env env, napi_callback_info info) {
   uint32_t op;
   fh_input key, data;
   fh_hmac_work w;
+  int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
   if (!get_hmac_alg(env, st, argv[0], &op, &alg) ||
       !get_key_and_data(env, argv[1], argv[2], &key, &data))
     return NULL;
-  if (hmac_oneshot(st, alg, &key, &data, &w))
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, alg),
-            alg->size, (fh_encoding)(op >> 8), &result);
-  else
-    fh_throw_openssl(env, "HMAC");
-  fh_hmac_wipe(alg, &w);
-  fh_input_release(&data);
-  fh_input_release(&key);
-  return result;
-}
-
-/* hmacVerify(op, key, data, mac) -> boolean, op = algId | macEncodingId << 8;
- * mac is bytes, or a string in that encoding. */
-napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4], result = NULL;
-  void *self;
-  fh_state *st;
-  const fh_alg *alg;
-  uint32_t id;
-  fh_input key, data;
-  fh_hmac_work w;
-  int ok;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  if (!get_hmac_alg(env, st, argv[0], &id, &alg) ||
-      !get_key_and_data(env, argv[1], argv[2], &key, &data))
-    return NULL;
   ok = hmac_oneshot(st, alg, &key, &data, &w);
   fh_input_release(&data);
   fh_input_release(&key);
-  if (ok)
-    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, argv[3],
-               (fh_encoding)(id >> 8), &result);
-  else
+  if (!ok)
     fh_throw_openssl(env, "HMAC");
+  else if (verify)
+    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, argv[3],
+               (fh_encoding)(op >> 8), &result);
+  else
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, alg),
+            alg->size, (fh_encoding)(op >> 8), &result);
   fh_hmac_wipe(alg, &w);
   return result;
+}
+
+napi_value fh_hmac(napi_env env, napi_callback_info info) {
+  return hmac_entry(env, info, 0);
+}
+
+napi_value fh_hmac_verify(napi_env env, napi_callback_info info) {
+  return hmac_entry(env, info, 1);
 }

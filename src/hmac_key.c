@@ -203,8 +203,10 @@ static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
   return ok;
 }
 
-/* hmacKeyDigest(key, encodingId, data[, buffer]) -> string, or fills buffer */
-napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
+/* hmacKeyDigest(key, encodingId, data[, buffer]) -> string, or fills buffer;
+ * hmacKeyVerify(key, macEncodingId, data, mac) -> boolean. */
+static napi_value key_entry(napi_env env, napi_callback_info info,
+                            int verify) {
   size_t argc = 4;
   napi_value argv[4], result = NULL;
   void *self;
@@ -214,29 +216,24 @@ napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[1], &enc)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, &k->alg),
-            k->alg.size, (fh_encoding)enc, &result);
+  if (key_mac_args(env, self, argv[0], argv[2], &k, &w)) {
+    if (verify)
+      fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, argv[3],
+                 (fh_encoding)enc, &result);
+    else
+      fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, &k->alg),
+              k->alg.size, (fh_encoding)enc, &result);
+  }
   if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }
 
-/* hmacKeyVerify(key, macEncodingId, data, mac) -> boolean */
-napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4], result = NULL;
-  void *self;
-  fh_hmac_key *k;
-  uint32_t enc;
-  fh_hmac_work w;
+napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info) {
+  return key_entry(env, info, 0);
+}
 
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (!fh_get_u32(env, argv[1], &enc)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
-    fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, argv[3],
-               (fh_encoding)enc, &result);
-  if (k != NULL) fh_hmac_wipe(&k->alg, &w);
-  return result;
+napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info) {
+  return key_entry(env, info, 1);
 }
 
 /* hmacKeyDestroy(key): wipes the states now; later use throws. */
