@@ -211,6 +211,13 @@ int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
  * cost about as much as a compression block. */
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w);
 
+/* The JS result of a computed MAC, for the (op, ..., data, last) entry
+ * points: a verdict on argv[3] when `verify`, else the MAC (into argv[3] if
+ * the caller passed a Buffer, or as a string in `enc`). */
+int fh_hmac_result(napi_env env, int verify, size_t argc, napi_value *argv,
+                   const fh_alg *alg, const fh_hmac_work *w, fh_encoding enc,
+                   napi_value *result);
+
 /* Compares a computed MAC with `given` (bytes, or a string in `enc`) in
  * constant time, and sets result to the JS boolean. Wrong lengths and
  * undecodable strings are false, not errors. */

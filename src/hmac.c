@@ -139,6 +139,16 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
   return 1;
 }
 
+int fh_hmac_result(napi_env env, int verify, size_t argc, napi_value *argv,
+                   const fh_alg *alg, const fh_hmac_work *w, fh_encoding enc,
+                   napi_value *result) {
+  const uint8_t *mac = FH_HMAC_MAC(w, alg);
+
+  if (verify) return fh_verdict(env, mac, alg->size, argv[3], enc, result);
+  return fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), mac, alg->size, enc,
+                 result);
+}
+
 /* hmac(op, key, data[, buffer]) -> string, or fills buffer, op = algId |
  * encodingId << 8; hmacVerify(op, key, data, mac) -> boolean, op = algId |
  * macEncodingId << 8, mac bytes or a string in that encoding. */
@@ -162,14 +172,11 @@ static napi_value hmac_entry(napi_env env, napi_callback_info info,
   ok = hmac_oneshot(st, alg, &key, &data, &w);
   fh_input_release(&data);
   fh_input_release(&key);
-  if (!ok)
-    fh_throw_openssl(env, "HMAC");
-  else if (verify)
-    fh_verdict(env, FH_HMAC_MAC(&w, alg), alg->size, argv[3],
-               (fh_encoding)(op >> 8), &result);
+  if (ok)
+    fh_hmac_result(env, verify, argc, argv, alg, &w, (fh_encoding)(op >> 8),
+                   &result);
   else
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, alg),
-            alg->size, (fh_encoding)(op >> 8), &result);
+    fh_throw_openssl(env, "HMAC");
   fh_hmac_wipe(alg, &w);
   return result;
 }

@@ -216,14 +216,9 @@ static napi_value key_entry(napi_env env, napi_callback_info info,
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[1], &enc)) return NULL;
-  if (key_mac_args(env, self, argv[0], argv[2], &k, &w)) {
-    if (verify)
-      fh_verdict(env, FH_HMAC_MAC(&w, &k->alg), k->alg.size, argv[3],
-                 (fh_encoding)enc, &result);
-    else
-      fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), FH_HMAC_MAC(&w, &k->alg),
-              k->alg.size, (fh_encoding)enc, &result);
-  }
+  if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
+    fh_hmac_result(env, verify, argc, argv, &k->alg, &w, (fh_encoding)enc,
+                   &result);
   if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }
