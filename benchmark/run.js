@@ -11,8 +11,12 @@
 // Prints a table per question, then headline lines; writes JSON and an SVG
 // chart to benchmark/results/ (and benchmark/chart.svg after a full run).
 //
+// Then (unless filtered, or with --no-alloc) the native allocations per call
+// (benchmark/alloc, the same table as `npm run bench:alloc`).
+//
 // Usage: node benchmark/run.js [--quick] [--question a,b | digests,strings,...]
 //          [--alg sha256,md5] [--size 16,64,1KiB,1MiB] [--budget-ms 1200] [--warmup-ms 100]
+//          [--no-alloc]
 // A benchmark, not a test: it never fails on speed, only on a wrong result.
 
 const fs = require('fs');
@@ -22,20 +26,21 @@ const { loadLibs } = require('./suite/peers');
 const { QUESTIONS, ALGS, SIZES, HAS_CRYPTO_HASH } = require('./suite/questions');
 const report = require('./suite/report');
 const { chart } = require('./svg');
+const alloc = require('./alloc/run');
 
 // Full: ~1.2 s of interleaved 2 ms batches per cell (about 100 per peer; at
-// least 15 rounds where a call takes milliseconds). Quick: every question,
-// fewer sizes (those the headlines need), a third of the time: 20 to 30 s.
+// least 15 rounds where a call takes milliseconds). Quick: a third of the
+// time, every size of the digest question and 64 B for the others: ~35 s.
 const FULL = { budgetMs: 1200, batchMs: 2, warmupMs: 100, minRounds: 15, sizes: () => SIZES };
 const QUICK = {
-  budgetMs: 400, batchMs: 2, warmupMs: 50, minRounds: 10, sizes: (q) => (q.id === 'a' ? [16, 64, 1 << 20] : [64]),
+  budgetMs: 400, batchMs: 2, warmupMs: 50, minRounds: 10, sizes: (q) => (q.id === 'a' ? SIZES : [64]),
 };
 
 // ---- options ------------------------------------------------------------------
 function usage(msg) {
   const names = QUESTIONS.map((q) => q.name).join(',');
   console.error(`${msg}\nusage: node benchmark/run.js [--quick] [--question a,b,...|${names}] [--alg a,b]` +
-    ' [--size 16,64,1KiB,1MiB] [--budget-ms N] [--warmup-ms N]');
+    ' [--size 16,64,1KiB,1MiB] [--budget-ms N] [--warmup-ms N] [--no-alloc]');
   process.exit(2);
 }
 const parseSize = (s) => {
@@ -44,11 +49,14 @@ const parseSize = (s) => {
   return +m[1] * ({ k: 1024, kib: 1024, m: 1 << 20, mib: 1 << 20 }[(m[2] || '').toLowerCase()] || 1);
 };
 function parseArgs(argv) {
-  const opts = { ...(argv.includes('--quick') ? QUICK : FULL), quick: argv.includes('--quick'), filtered: false };
+  const opts = {
+    ...(argv.includes('--quick') ? QUICK : FULL), quick: argv.includes('--quick'), alloc: !argv.includes('--no-alloc'),
+    filtered: false,
+  };
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
-    if (flag === '--quick') continue;
+    if (flag === '--quick' || flag === '--no-alloc') continue;
     const v = argv[++i];
     if (v === undefined) usage(`missing value for ${flag}`);
     if (flag === '--question') {
@@ -151,6 +159,15 @@ async function main() {
     }
   }
 
+  // Native allocations per call, in child processes of their own.
+  let allocations = null;
+  if (opts.alloc && !opts.filtered) {
+    console.log('');
+    const counted = alloc.count(opts.quick ? 20000 : 100000);
+    if (counted.code !== 0) throw new Error('counting allocations failed');
+    allocations = counted.rows;
+  }
+
   // Results: JSON and chart under benchmark/results/ (gitignored); the chart
   // of a full, unfiltered run is also benchmark/chart.svg (committed).
   const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
@@ -159,7 +176,7 @@ async function main() {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const { questions, sizes, ...settings } = opts;
   const options = { ...settings, questions: questions?.map((q) => q.id) };
-  const json = { env, libs: libs.versions, options, elapsedSec, results };
+  const json = { env, libs: libs.versions, options, elapsedSec, results, allocations };
   const files = [path.join(dir, `run-${stamp}.json`), path.join(dir, `run-${stamp}.svg`)];
   fs.writeFileSync(files[0], JSON.stringify(json, null, 1));
   const svg = results.some((r) => r.question === 'a') ? chart(chartSpec(results, env, libs)) : null;
@@ -172,6 +189,10 @@ async function main() {
   const wrote = files.map((f) => path.relative(process.cwd(), f)).join(', ');
   console.log(`\ndone in ${elapsedSec.toFixed(1)} s; wrote ${wrote}`);
   report.headlines(results, opts.algs || ALGS);
+  if (allocations) {
+    const pick = (re) => allocations.filter((r) => re.test(r.name)).map((r) => `${r.name} ${r.main.toFixed(2)}`);
+    console.log(`headline native allocations per call (main thread): ${pick(/^hash\('sha256', 64B Buffer\) |^HmacKey/).join(', ')}`);
+  }
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

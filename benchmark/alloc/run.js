@@ -84,21 +84,21 @@ function child(index, calls) {
 }
 
 // ---- parent -------------------------------------------------------------------
-function main(argv) {
+// Counts every case and prints the table. Returns { code, rows } (rows: name,
+// main, all); `npm run bench` calls it too, so its run prints the counts.
+function count(calls) {
+  const rows = [];
   if (process.platform !== 'linux') {
     console.log(`bench:alloc: skipped, Linux only (needs glibc and LD_PRELOAD; this is ${process.platform})`);
-    return 0;
+    return { code: 0, rows };
   }
-  const i = argv.indexOf('--calls');
-  const calls = i >= 0 ? Math.round(Number(argv[i + 1])) : 100000;
-  if (!(calls > 0)) { console.error('usage: node benchmark/alloc/run.js [--calls N]'); return 2; }
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-alloc-'));
   try {
     const so = path.join(dir, 'counter.so');
     const cc = spawnSync('cc', ['-O2', '-shared', '-fPIC', '-o', so, path.join(__dirname, 'counter.c')],
       { stdio: 'inherit' });
-    if (cc.status !== 0) { console.error('bench:alloc: could not compile counter.c'); return 1; }
+    if (cc.status !== 0) { console.error('bench:alloc: could not compile counter.c'); return { code: 1, rows }; }
 
     const started = process.hrtime.bigint();
     console.log(`Native allocations per call (malloc, calloc, realloc, aligned_alloc, posix_memalign),\n` +
@@ -111,11 +111,18 @@ function main(argv) {
         env: { ...process.env, LD_PRELOAD: so, ALLOC_COUNTER_FILE: file },
         encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
       });
-      if (res.status !== 0) { console.error(`bench:alloc: case ${k} failed (exit ${res.status})`); return 1; }
+      if (res.status !== 0) {
+        console.error(`bench:alloc: case ${k} failed (exit ${res.status})`);
+        return { code: 1, rows };
+      }
       const r = JSON.parse(res.stdout);
       // A shim that did not load leaves the counters at zero: say so rather
       // than print a table of flattering zeros.
-      if (!(r.startup > 0)) { console.error('bench:alloc: the counter shim saw no allocations; was it preloaded?'); return 1; }
+      if (!(r.startup > 0)) {
+        console.error('bench:alloc: the counter shim saw no allocations; was it preloaded?');
+        return { code: 1, rows };
+      }
+      rows.push({ name: r.name, main: r.main, all: r.all });
       console.log(r.name.padEnd(46) + r.main.toFixed(2).padStart(13) + r.all.toFixed(2).padStart(13));
     }
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
@@ -130,11 +137,22 @@ Not counted: V8's own heap is not malloc. JS objects, strings and small
   Buffer pool every 256 'buffer' outputs).
 
 done in ${secs.toFixed(1)} s`);
-    return 0;
+    return { code: 0, rows };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') child(Number(process.argv[3]), Number(process.argv[4]));
-else process.exitCode = main(process.argv.slice(2));
+function main(argv) {
+  const i = argv.indexOf('--calls');
+  const calls = i >= 0 ? Math.round(Number(argv[i + 1])) : 100000;
+  if (!(calls > 0)) { console.error('usage: node benchmark/alloc/run.js [--calls N]'); return 2; }
+  return count(calls).code;
+}
+
+module.exports = { count };
+
+if (require.main === module) {
+  if (process.argv[2] === '--child') child(Number(process.argv[3]), Number(process.argv[4]));
+  else process.exitCode = main(process.argv.slice(2));
+}
