@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "fast_hash.h"
 
 /* Bytes per element of each napi_typedarray_type, in enum order. */
@@ -124,7 +122,7 @@ int fh_get_key(napi_env env, napi_value value, fh_input *in) {
 
 void fh_input_release(fh_input *in) {
   if (in->secret && (in->heap != NULL || in->data == in->stack))
-    OPENSSL_cleanse((uint8_t *)in->data, in->len);
+    fh_wipe((uint8_t *)in->data, in->len);
   free(in->heap);
   in->heap = NULL;
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 
 #include "fast_hash.h"
@@ -33,8 +32,8 @@ typedef struct {
 } fh_job;
 
 static void free_job(fh_job *job) {
-  if (job->key != NULL) OPENSSL_cleanse(job->key, job->keylen);
-  if (job->out != NULL) OPENSSL_cleanse(job->out, job->outlen);
+  if (job->key != NULL) fh_wipe(job->key, job->keylen);
+  if (job->out != NULL) fh_wipe(job->out, job->outlen);
   free(job->data);
   free(job->key);
   free(job->out);

@@ -5,7 +5,6 @@
  * digest. Not part of the public API. */
 #define _XOPEN_SOURCE 700 /* uv.h needs the POSIX types strict C99 hides */
 
-#include <openssl/crypto.h>
 #include <uv.h>
 
 #include "fast_hash.h"
@@ -34,7 +33,7 @@ napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
     ok = fh_digest(st->ctx, alg, in.data, in.len, md, outlen);
   elapsed = uv_hrtime() - start;
   fh_input_release(&in);
-  OPENSSL_cleanse(md, sizeof(md));
+  fh_wipe(md, sizeof(md));
   if (!ok) {
     fh_throw_openssl(env, "Digest");
     return NULL;

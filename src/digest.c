@@ -79,7 +79,7 @@ int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
   fh_ll_ctx c;
   int ok = fh_digest_in(&c, ctx, alg, data, len, out, outlen);
 
-  if (alg->kind != FH_KIND_EVP) OPENSSL_cleanse(&c, fh_ll_size(alg->kind));
+  if (alg->kind != FH_KIND_EVP) fh_wipe(&c, fh_ll_size(alg->kind));
   return ok;
 }
 
@@ -106,5 +106,5 @@ int fh_stream_final(fh_stream *s, uint8_t *out, size_t outlen) {
 
 void fh_stream_wipe(fh_stream *s) {
   if (s->alg->kind != FH_KIND_EVP)
-    OPENSSL_cleanse(&s->ll, fh_ll_size(s->alg->kind));
+    fh_wipe(&s->ll, fh_ll_size(s->alg->kind));
 }

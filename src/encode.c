@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -164,7 +162,7 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
   }
   fh_encode(text, enc, src, n);
   status = napi_create_string_latin1(env, text, len, result);
-  OPENSSL_cleanse(text, len);
+  fh_wipe(text, len);
   if (text != stack) free(text);
   if (status != napi_ok) {
     fh_throw_napi(env, status);

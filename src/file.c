@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <uv.h>
 
@@ -169,7 +168,7 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
     fh_throw_openssl(env, "Digest");
   }
   free(path);
-  OPENSSL_cleanse(md, outlen);
+  fh_wipe(md, outlen);
   if (md != stack_md) free(md);
   return result;
 }

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "fast_hash.h"
 
 int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen) {
@@ -57,7 +55,7 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
   else
     fh_throw_openssl(env, "Digest");
   fh_input_release(&in);
-  OPENSSL_cleanse(md, outlen);
+  fh_wipe(md, outlen);
   if (md != stack_md) free(md);
   return result;
 }

@@ -67,13 +67,13 @@ void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
   /* The digests follow the key block; before a key block is made only they
    * were written. */
   if (w->block_len > 0)
-    OPENSSL_cleanse(w->bytes, alg->block + 2 * alg->size);
+    fh_wipe(w->bytes, alg->block + 2 * alg->size);
   else
-    OPENSSL_cleanse(FH_HMAC_INNER(w, alg), 2 * alg->size);
+    fh_wipe(FH_HMAC_INNER(w, alg), 2 * alg->size);
   if (alg->kind == FH_KIND_EVP)
     EVP_MD_CTX_reset(w->evp);
   else
-    OPENSSL_cleanse(&w->ctx, fh_ll_size(alg->kind));
+    fh_wipe(&w->ctx, fh_ll_size(alg->kind));
 }
 
 int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
@@ -129,7 +129,7 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
     if (!fh_decode_mac(env, given, enc, decoded, n, &valid)) return 0;
     /* The length is public; only the bytes are compared in constant time. */
     same = valid && CRYPTO_memcmp(mac, decoded, n) == 0;
-    OPENSSL_cleanse(decoded, n);
+    fh_wipe(decoded, n);
   } else {
     if (!fh_get_input(env, given, &bytes)) return 0;
     same = bytes.len == n && CRYPTO_memcmp(mac, bytes.data, n) == 0;

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "fast_hash.h"
 
 typedef struct {
@@ -28,8 +26,8 @@ static const napi_type_tag hmac_key_tag = {
 static void wipe_key(fh_hmac_key *k) {
   if (!k->live) return;
   /* EVP_MD_CTX_free clears the provider state of EVP kinds. */
-  OPENSSL_cleanse(&k->inner, sizeof(k->inner));
-  OPENSSL_cleanse(&k->outer, sizeof(k->outer));
+  fh_wipe(&k->inner, sizeof(k->inner));
+  fh_wipe(&k->outer, sizeof(k->outer));
   EVP_MD_CTX_free(k->inner_evp);
   EVP_MD_CTX_free(k->outer_evp);
   k->inner_evp = k->outer_evp = NULL;
@@ -52,7 +50,7 @@ static void finalize_key(napi_env env, void *data, void *hint) {
   (void)hint;
   if (env != NULL) napi_adjust_external_memory(env, -key_bytes(&k->alg), &unused);
   wipe_key(k);
-  OPENSSL_cleanse(k, sizeof(*k));
+  fh_wipe(k, sizeof(*k));
   free(k);
 }
 

@@ -5,8 +5,6 @@
  * into a stack buffer and encoded from the stack, as in hash(). */
 #include <stdlib.h>
 
-#include <openssl/crypto.h>
-
 #include "fast_hash.h"
 
 /* Digests one element into md (outlen bytes) in the batch's context `ll`;
@@ -102,10 +100,10 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   }
 done:
   /* One wipe for the whole batch: each digest's Init overwrote the last. */
-  OPENSSL_cleanse(&ll, sizeof(ll));
-  OPENSSL_cleanse(md, sizeof(md));
+  fh_wipe(&ll, sizeof(ll));
+  fh_wipe(md, sizeof(md));
   if (text != NULL) {
-    OPENSSL_cleanse(text, count * width);
+    fh_wipe(text, count * width);
     free(text);
   }
   if (argv != stack_argv) free(argv);
