@@ -6,6 +6,7 @@
 
 #include <openssl/err.h>
 #include <openssl/objects.h>
+#include <openssl/provider.h>
 
 #include "fast_hash.h"
 
@@ -47,11 +48,19 @@ fh_state *fh_state_new(void) {
   return st;
 }
 
+static void direct_free(fh_direct *d) {
+  if (d->ctx != NULL) d->freectx(d->ctx);
+  memset(d, 0, sizeof(*d));
+}
+
 void fh_state_free(fh_state *st) {
   uint32_t i;
 
   if (st == NULL) return;
-  for (i = 0; i < st->nalgs; i++) EVP_MD_free(st->algs[i].md);
+  for (i = 0; i < st->nalgs; i++) {
+    direct_free(&st->direct[i]); /* before its provider may be unloaded */
+    EVP_MD_free(st->algs[i].md);
+  }
   EVP_MD_CTX_free(st->ctx);
   EVP_MD_CTX_free(st->ctx2);
   free(st);
@@ -74,6 +83,68 @@ static int default_size(const EVP_MD *md, int xof) {
     for (i = 0; i < sizeof(xof_default) / sizeof(xof_default[0]); i++)
       if (xof_default[i].nid == EVP_MD_get_type(md)) size = (int)xof_default[i].size;
   return size;
+}
+
+/* Whether a provider table entry's names ("SHA3-256:2.16.840...") are md's:
+ * all the names of one entry name one algorithm, so the first decides. */
+static int names_md(const EVP_MD *md, const char *names) {
+  char first[128];
+  size_t n = strcspn(names, ":");
+
+  if (n >= sizeof(first)) return 0;
+  memcpy(first, names, n);
+  first[n] = '\0';
+  return EVP_MD_is_a(md, first);
+}
+
+/* Finds md's own functions in its provider's digest table and makes this
+ * environment's provider context for it; leaves d empty (EVP is used) when
+ * the table does not name md exactly once or lacks a function. */
+static void direct_setup(fh_direct *d, const EVP_MD *md) {
+  const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
+  const OSSL_ALGORITHM *table, *a, *found = NULL;
+  const OSSL_DISPATCH *f;
+  OSSL_FUNC_digest_newctx_fn *newctx = NULL;
+  fh_direct fns = { NULL, NULL, NULL, NULL, NULL };
+  int no_cache = 0, matches = 0;
+
+  if (prov == NULL) return;
+  table = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
+  for (a = table; a != NULL && a->algorithm_names != NULL; a++) {
+    if (names_md(md, a->algorithm_names)) {
+      found = a;
+      matches++;
+    }
+  }
+  for (f = matches == 1 ? found->implementation : NULL;
+       f != NULL && f->function_id != 0; f++) {
+    switch (f->function_id) {
+      case OSSL_FUNC_DIGEST_NEWCTX: newctx = OSSL_FUNC_digest_newctx(f); break;
+      case OSSL_FUNC_DIGEST_INIT: fns.init = OSSL_FUNC_digest_init(f); break;
+      case OSSL_FUNC_DIGEST_UPDATE: fns.update = OSSL_FUNC_digest_update(f); break;
+      case OSSL_FUNC_DIGEST_FINAL: fns.final = OSSL_FUNC_digest_final(f); break;
+      case OSSL_FUNC_DIGEST_FREECTX: fns.freectx = OSSL_FUNC_digest_freectx(f); break;
+      default: break;
+    }
+  }
+  if (newctx != NULL && fns.init != NULL && fns.update != NULL &&
+      fns.final != NULL && fns.freectx != NULL)
+    fns.ctx = newctx(OSSL_PROVIDER_get0_provider_ctx(prov));
+  if (table != NULL) OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, table);
+  if (fns.ctx != NULL) *d = fns;
+}
+
+/* Puts md (owned, or NULL when FIPS mode forbids it) in slot i with the path
+ * it takes in this environment. */
+static void use_md(fh_state *st, uint32_t i, EVP_MD *md) {
+  fh_alg *alg = &st->algs[i];
+
+  direct_free(&st->direct[i]);
+  EVP_MD_free(alg->md);
+  alg->md = md;
+  alg->kind = kind_of(st, alg->nid);
+  if (md != NULL && !st->evp_only && alg->kind == FH_KIND_EVP && !alg->xof)
+    direct_setup(&st->direct[i], md);
 }
 
 /* Fetches `name` from the providers; names only the legacy table knows
@@ -118,12 +189,13 @@ int fh_alg_resolve(fh_state *st, const char *name) {
     return -1;
   }
   alg = &st->algs[st->nalgs];
-  alg->md = md;
+  alg->md = NULL;
   alg->nid = EVP_MD_get_type(md);
-  alg->kind = kind_of(st, alg->nid);
   alg->size = (uint32_t)size;
   alg->block = (uint32_t)EVP_MD_get_block_size(md);
   alg->xof = xof;
+  use_md(st, st->nalgs, md);
+  ERR_clear_error();
   return (int)st->nalgs++;
 }
 
@@ -138,11 +210,8 @@ void fh_state_follow_fips(fh_state *st) {
     fh_alg *alg = &st->algs[i];
     const char *name = alg->nid != NID_undef ? OBJ_nid2sn(alg->nid)
                        : alg->md != NULL ? EVP_MD_get0_name(alg->md) : NULL;
-    EVP_MD *md = name != NULL ? EVP_MD_fetch(NULL, name, NULL) : NULL;
 
-    EVP_MD_free(alg->md);
-    alg->md = md;
-    alg->kind = kind_of(st, alg->nid);
+    use_md(st, i, name != NULL ? EVP_MD_fetch(NULL, name, NULL) : NULL);
   }
   ERR_clear_error();
 }

@@ -83,6 +83,36 @@ int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
   return ok;
 }
 
+/* The provider's functions on the environment's provider context: init resets
+ * it in place, so nothing is allocated or freed. The context keeps the last
+ * digest's final state until the next init, as a reused EVP context does. */
+static int direct_digest(const fh_direct *d, const uint8_t *data, size_t len,
+                         uint8_t *out, size_t outlen) {
+  size_t written = 0;
+
+  /* EVP skips empty updates; a provider need not accept a NULL pointer. */
+  return d->init(d->ctx, NULL) && (len == 0 || d->update(d->ctx, data, len)) &&
+         d->final(d->ctx, out, &written, outlen) && written == outlen;
+}
+
+int fh_digest_env_in(fh_state *st, fh_ll_ctx *ll, const fh_alg *alg,
+                     const uint8_t *data, size_t len, uint8_t *out,
+                     size_t outlen) {
+  const fh_direct *d = &st->direct[alg - st->algs];
+
+  if (d->ctx != NULL) return direct_digest(d, data, len, out, outlen);
+  return fh_digest_in(ll, st->ctx, alg, data, len, out, outlen);
+}
+
+int fh_digest_env(fh_state *st, const fh_alg *alg, const uint8_t *data,
+                  size_t len, uint8_t *out, size_t outlen) {
+  fh_ll_ctx c;
+  int ok = fh_digest_env_in(st, &c, alg, data, len, out, outlen);
+
+  if (alg->kind != FH_KIND_EVP) fh_wipe(&c, fh_ll_size(alg->kind));
+  return ok;
+}
+
 int fh_stream_init(fh_stream *s, const fh_alg *alg, EVP_MD_CTX *evp) {
   s->alg = alg;
   s->evp = evp;

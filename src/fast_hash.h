@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <node_api.h>
+#include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/md5.h>
@@ -104,10 +105,27 @@ typedef struct {
  * has 168 but is an XOF). OpenSSL 3.0 defines no constant for it. */
 #define FH_MAX_BLOCK 168
 
+/* A digest's own provider functions and a provider context of one
+ * environment's, for the EVP kinds on that environment's thread. EVP_DigestInit
+ * in OpenSSL 3.0 frees and re-creates the provider context on every init (a
+ * malloc, a free and a wipe per call) and dispatches through several layers;
+ * the provider's init resets the context in place. ctx is NULL where EVP is
+ * used instead: XOFs (their length is a parameter), FIPS mode or
+ * FAST_HASH_FORCE_EVP (every call goes through EVP's checks), or a provider
+ * whose table does not name the digest exactly once. */
+typedef struct {
+  void *ctx;
+  OSSL_FUNC_digest_init_fn *init;
+  OSSL_FUNC_digest_update_fn *update;
+  OSSL_FUNC_digest_final_fn *final;
+  OSSL_FUNC_digest_freectx_fn *freectx;
+} fh_direct;
 /* Per-environment state (Node-API instance data): every worker thread that
  * loads the addon has its own, so nothing here is shared between threads. */
 typedef struct {
   fh_alg algs[FH_MAX_ALGS];
+  fh_direct direct[FH_MAX_ALGS]; /* by slot, like algs; never copied into a
+                                     thread-pool job */
   uint32_t nalgs;
   EVP_MD_CTX *ctx;   /* reused by every EVP-path digest of this environment */
   EVP_MD_CTX *ctx2;  /* and, for HMAC, the outer state beside it */
@@ -162,6 +180,15 @@ int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
 int fh_digest_in(fh_ll_ctx *ll, EVP_MD_CTX *ctx, const fh_alg *alg,
                  const uint8_t *data, size_t len, uint8_t *out, size_t outlen);
 
+/* The same on the environment's own state, on its thread only: alg is one of
+ * st->algs, and EVP kinds run on its provider context for alg when there is
+ * one, else on st->ctx. fh_digest_env_in leaves the wipe of ll to the
+ * caller, as fh_digest_in does. */
+int fh_digest_env(fh_state *st, const fh_alg *alg, const uint8_t *data,
+                  size_t len, uint8_t *out, size_t outlen);
+int fh_digest_env_in(fh_state *st, fh_ll_ctx *ll, const fh_alg *alg,
+                     const uint8_t *data, size_t len, uint8_t *out,
+                     size_t outlen);
 /* The same, fed in pieces (files). */
 typedef struct {
   const fh_alg *alg;

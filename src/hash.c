@@ -49,7 +49,7 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
       return NULL;
     }
   }
-  if (fh_digest(st->ctx, alg, in.data, in.len, md, outlen))
+  if (fh_digest_env(st, alg, in.data, in.len, md, outlen))
     fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), md, outlen,
             (fh_encoding)(op >> 8), &result);
   else
@@ -60,8 +60,10 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/* resolve(name) -> { id, size, xof, block } or undefined for an unknown
- * digest. The shim calls it once per name and caches the answer. */
+/* resolve(name) -> { id, size, xof, block, path } or undefined for an
+ * unknown digest. The shim calls it once per name and caches the answer;
+ * path ('low-level', 'provider' or 'evp': how hash() computes it in this
+ * environment) is for tests and benchmarks. */
 napi_value fh_resolve(napi_env env, napi_callback_info info) {
   size_t argc = 1, len;
   napi_value argv[1], result, value;
@@ -89,5 +91,9 @@ napi_value fh_resolve(napi_env env, napi_callback_info info) {
   CALL(env, napi_set_named_property(env, result, "block", value));
   CALL(env, napi_get_boolean(env, alg->xof, &value));
   CALL(env, napi_set_named_property(env, result, "xof", value));
+  CALL(env, napi_create_string_utf8(env,
+      alg->kind != FH_KIND_EVP ? "low-level"
+      : st->direct[id].ctx != NULL ? "provider" : "evp", NAPI_AUTO_LENGTH, &value));
+  CALL(env, napi_set_named_property(env, result, "path", value));
   return result;
 }

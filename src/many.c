@@ -16,7 +16,7 @@ static int digest_element(napi_env env, fh_state *st, const fh_alg *alg,
   int ok;
 
   if (!fh_get_input(env, element, &in)) return 0;
-  ok = fh_digest_in(ll, st->ctx, alg, in.data, in.len, md, outlen);
+  ok = fh_digest_env_in(st, ll, alg, in.data, in.len, md, outlen);
   fh_input_release(&in);
   if (!ok) fh_throw_openssl(env, "Digest");
   return ok;

@@ -257,7 +257,7 @@ describe('hash()', function () {
   });
 
   describe('the forced EVP path (FAST_HASH_FORCE_EVP=1)', function () {
-    it('gives the same results as the low-level path', function () {
+    it('gives the same results as the low-level and provider paths', function () {
       this.timeout(60000);
       const script = path.join(__dirname, 'fixtures', 'digest-all.js');
       const run = (env) => {
@@ -271,6 +271,18 @@ describe('hash()', function () {
       const fast = run({ FAST_HASH_FORCE_EVP: '' });
       assert.strictEqual(evp.evpOnly, true);
       assert.strictEqual(fast.evpOnly, crypto.getFips() === 1);
+      // Every digest took the path under test: EVP when forced, else the
+      // low-level structs for MD5/SHA-1/SHA-2 and the provider's functions
+      // for the other fixed-length digests (XOFs stay on EVP).
+      for (const [alg, p] of Object.entries(evp.paths)) assert.ok(p === 'evp' || p === undefined, alg);
+      if (!fast.evpOnly) {
+        assert.strictEqual(fast.paths.sha256, 'low-level');
+        assert.strictEqual(fast.paths.md5, 'low-level');
+        assert.strictEqual(fast.paths['sha3-256'], 'provider');
+        assert.strictEqual(fast.paths.blake2b512, 'provider');
+        assert.strictEqual(fast.paths['sha512-256'], 'provider');
+        assert.strictEqual(fast.paths.shake256, 'evp');
+      }
       assert.ok(Object.keys(evp.digests).length > ALGORITHMS.length * 10);
       assert.deepStrictEqual(evp.digests, fast.digests);
       for (const [key, value] of Object.entries(fast.digests)) {
