@@ -3,6 +3,8 @@
  * time of EVP_Digest for short inputs. Everything else reuses the
  * environment's EVP_MD_CTX. */
 
+#include <string.h>
+
 #include "fast_hash.h"
 
 int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {
@@ -48,6 +50,78 @@ size_t fh_ll_size(fh_kind kind) {
     case FH_KIND_SHA224:
     case FH_KIND_SHA256: return sizeof(SHA256_CTX);
     default: return sizeof(SHA512_CTX);
+  }
+}
+
+size_t fh_ll_block(fh_kind kind) {
+  return kind == FH_KIND_SHA384 || kind == FH_KIND_SHA512 ? SHA512_CBLOCK
+                                                          : SHA256_CBLOCK;
+}
+
+static void put_be64(uint8_t *p, uint64_t v) {
+  int i;
+
+  for (i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+static void put_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+size_t fh_ll_pad(fh_kind kind, uint8_t *buf, size_t used, uint64_t total) {
+  size_t block = fh_ll_block(kind);
+  /* The bit count field: 8 bytes, or 16 for SHA-384/512 (whose upper half
+   * is 0 at any length a size_t can count). */
+  size_t field = block == SHA512_CBLOCK ? 16 : 8;
+  size_t n = (used + 1 + field + block - 1) / block * block;
+
+  buf[used] = 0x80;
+  memset(buf + used + 1, 0, n - used - 1);
+  if (kind == FH_KIND_MD5) {
+    put_le32(buf + n - 8, (uint32_t)(total << 3));
+    put_le32(buf + n - 4, (uint32_t)(total >> 29));
+  } else {
+    put_be64(buf + n - 8, total << 3);
+  }
+  return n;
+}
+
+void fh_ll_output(fh_kind kind, const fh_ll_ctx *c, uint8_t *out) {
+  int i;
+
+  switch (kind) {
+    case FH_KIND_MD5:
+      put_le32(out, c->md5.A);
+      put_le32(out + 4, c->md5.B);
+      put_le32(out + 8, c->md5.C);
+      put_le32(out + 12, c->md5.D);
+      break;
+    case FH_KIND_SHA1:
+      put_be32(out, c->sha1.h0);
+      put_be32(out + 4, c->sha1.h1);
+      put_be32(out + 8, c->sha1.h2);
+      put_be32(out + 12, c->sha1.h3);
+      put_be32(out + 16, c->sha1.h4);
+      break;
+    case FH_KIND_SHA224:
+    case FH_KIND_SHA256:
+      for (i = 0; i < (kind == FH_KIND_SHA224 ? 7 : 8); i++)
+        put_be32(out + 4 * i, c->sha256.h[i]);
+      break;
+    default:
+      for (i = 0; i < (kind == FH_KIND_SHA384 ? 6 : 8); i++)
+        put_be64(out + 8 * i, c->sha512.h[i]);
+      break;
   }
 }
 
