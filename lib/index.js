@@ -32,6 +32,12 @@ function hash(algorithm, data, options) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
     return binding.hash(alg.id, data, alg.size);
   }
+  if (options === 'buffer') {
+    if (alg === undefined) alg = hashAlgorithm(algorithm);
+    const out = Buffer.allocUnsafe(alg.size);
+    binding.hash(alg.id, data, alg.size, out);
+    return out;
+  }
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (alg === undefined) alg = hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
