@@ -84,12 +84,13 @@ function child(index, calls) {
 }
 
 // ---- parent -------------------------------------------------------------------
-// Counts every case and prints the table. Returns { code, rows } (rows: name,
-// main, all); `npm run bench` calls it too, so its run prints the counts.
-function count(calls) {
+// Counts every case and prints the table with `print`. Returns { code, rows }
+// (rows: name, main, all); `npm run bench` calls it too, so its run prints
+// the counts, and test/allocations.test.js quietly.
+function count(calls, print = console.log) {
   const rows = [];
   if (process.platform !== 'linux') {
-    console.log(`bench:alloc: skipped, Linux only (needs glibc and LD_PRELOAD; this is ${process.platform})`);
+    print(`bench:alloc: skipped, Linux only (needs glibc and LD_PRELOAD; this is ${process.platform})`);
     return { code: 0, rows };
   }
 
@@ -101,9 +102,9 @@ function count(calls) {
     if (cc.status !== 0) { console.error('bench:alloc: could not compile counter.c'); return { code: 1, rows }; }
 
     const started = process.hrtime.bigint();
-    console.log(`Native allocations per call (malloc, calloc, realloc, aligned_alloc, posix_memalign),\n` +
+    print(`Native allocations per call (malloc, calloc, realloc, aligned_alloc, posix_memalign),\n` +
       `Node ${process.version}, ${calls} calls per window, median of ${WINDOWS} windows minus an empty window\n`);
-    console.log('case'.padEnd(46) + 'main thread'.padStart(13) + 'all threads'.padStart(13));
+    print('case'.padEnd(46) + 'main thread'.padStart(13) + 'all threads'.padStart(13));
     const count = makeCases().length;
     for (let k = 0; k < count; k++) {
       const file = path.join(dir, `counts-${k}`);
@@ -123,10 +124,10 @@ function count(calls) {
         return { code: 1, rows };
       }
       rows.push({ name: r.name, main: r.main, all: r.all });
-      console.log(r.name.padEnd(46) + r.main.toFixed(2).padStart(13) + r.all.toFixed(2).padStart(13));
+      print(r.name.padEnd(46) + r.main.toFixed(2).padStart(13) + r.all.toFixed(2).padStart(13));
     }
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`
+    print(`
 main thread: allocations made by the thread that makes the calls (the figure
   that belongs to the call); all threads adds V8's compiler and GC helper
   threads, which run on their own schedule and are noise here.
