@@ -1,7 +1,9 @@
 /* One-shot digests. MD5, SHA-1 and SHA-2 run on OpenSSL's low-level context
  * structs on the stack: no provider dispatch and no allocation, about half the
- * time of EVP_Digest for short inputs. Everything else reuses the
- * environment's EVP_MD_CTX. */
+ * time of EVP_Digest for short inputs. On the environment's thread, the
+ * other fixed-length digests run on their provider's own functions and its
+ * provider context for them (fh_direct); XOFs, forced or FIPS EVP, and
+ * thread-pool jobs use an EVP_MD_CTX. */
 
 #include <string.h>
 
