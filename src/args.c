@@ -141,6 +141,20 @@ int fh_get_output(napi_env env, napi_value value, void **data, size_t *len) {
   return 0;
 }
 
+int fh_get_output_of(napi_env env, napi_value value, size_t n, uint8_t **data) {
+  void *out;
+  size_t len;
+
+  if (!fh_get_output(env, value, &out, &len)) return 0;
+  if (len != n) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The output Buffer must hold %zu bytes, not %zu", n, len);
+    return 0;
+  }
+  *data = out;
+  return 1;
+}
+
 int fh_get_size(napi_env env, napi_value value, size_t *out) {
   int64_t n;
 

@@ -173,17 +173,11 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
 
 int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
             fh_encoding enc, napi_value *result) {
-  void *out;
-  size_t len;
+  uint8_t *out;
 
   *result = NULL;
   if (into == NULL) return fh_make_string(env, enc, bytes, n, result);
-  if (!fh_get_output(env, into, &out, &len)) return 0;
-  if (len != n) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "The output Buffer must hold %zu bytes, not %zu", n, len);
-    return 0;
-  }
+  if (!fh_get_output_of(env, into, n, &out)) return 0;
   /* An empty Buffer's data may be NULL, and memcpy(NULL, .., 0) is UB. */
   if (n != 0) memcpy(out, bytes, n);
   return 1;

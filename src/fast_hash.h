@@ -314,6 +314,8 @@ int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
 
 /* A Buffer (any ArrayBufferView) to write a result into. */
 int fh_get_output(napi_env env, napi_value value, void **data, size_t *len);
+/* The same, which must hold exactly n bytes (a RangeError otherwise). */
+int fh_get_output_of(napi_env env, napi_value value, size_t n, uint8_t **data);
 int fh_get_size(napi_env env, napi_value value, size_t *out);
 /* The slot for an ID from the shim, checked: IDs are only ever handed out by
  * resolve(), but the binding must not trust its caller. */

@@ -24,7 +24,7 @@ int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen) {
  * exactly its own size. */
 napi_value fh_hash(napi_env env, napi_callback_info info) {
   size_t argc = 4;
-  napi_value argv[4], result = NULL;
+  napi_value argv[4], into, result = NULL;
   void *data;
   fh_state *st;
   uint32_t op;
@@ -40,6 +40,17 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
   outlen = alg->size;
   if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
   if (!fh_get_input(env, argv[1], &in)) return NULL;
+  into = FH_OPTIONAL_ARG(argc, argv, 3);
+  if (into != NULL) {
+    /* Bytes wanted: the digest goes straight into the caller's Buffer (no
+     * copy to make and wipe; OpenSSL has read all the input before it writes
+     * the digest, so even a Buffer that is also the input is fine). */
+    if (fh_get_output_of(env, into, outlen, &md) &&
+        !fh_digest_env(st, alg, in.data, in.len, md, outlen))
+      fh_throw_openssl(env, "Digest");
+    fh_input_release(&in);
+    return NULL;
+  }
   if (outlen > sizeof(stack_md)) {
     md = malloc(outlen);
     if (md == NULL) {
@@ -50,8 +61,7 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
     }
   }
   if (fh_digest_env(st, alg, in.data, in.len, md, outlen))
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), md, outlen,
-            (fh_encoding)(op >> 8), &result);
+    fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
   else
     fh_throw_openssl(env, "Digest");
   fh_input_release(&in);
