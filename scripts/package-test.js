@@ -5,17 +5,24 @@
 //   1. npm pack (prepack builds prebuilds/ for this platform) in a copy of the
 //      package, so this working tree is left alone;
 //   2. publint and @arethetypeswrong/cli on the tarball;
-//   3. npm install --ignore-scripts: nothing is compiled, the prebuild loads;
-//      require() and import give the FIPS 180-4 digest of "abc", the command
-//      runs, and a TypeScript file using every export type-checks under
-//      "module": "nodenext" as CommonJS and as ESM;
-//   4. npm install with FAST_HASH_FORCE_BUILD=1: the tarball compiles from
-//      its sources (offline when Node's headers are installed).
+//   3. npm install --ignore-scripts: exactly two packages are installed,
+//      fast-hash and node-gyp-build (node-gyp comes with npm, not with us);
+//      nothing is compiled, the prebuild loads; require() and import give
+//      the FIPS 180-4 digest of "abc", the command runs, and a TypeScript file
+//      using every export type-checks under "module": "nodenext" as CommonJS
+//      and as ESM;
+//   4. npm rebuild fast-hash there, with FAST_HASH_FORCE_BUILD=1: the way to
+//      compile after installing without scripts;
+//   5. npm install with FAST_HASH_FORCE_BUILD=1: the tarball compiles from
+//      its sources, offline when Node's headers are installed.
+// Steps 4 and 5 check from the install step's output that it compiled with
+// the node-gyp npm ships (npm's `node-gyp` setting).
 // Needs the npm registry for the package's own dependencies.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { localNodeDir } = require('./build');
 
 const root = path.join(__dirname, '..');
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -45,10 +52,71 @@ function packageCopy(dir) {
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
+// Without env: --ignore-scripts. With env: the install step runs in the
+// foreground, so its output is returned for compiledWithNpmsNodeGyp.
 function project(dir, tarball, env) {
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "consumer", "private": true }\n');
-  run(npm, ['install', '--no-audit', '--no-fund', ...(env ? [] : ['--ignore-scripts']), tarball], dir, env);
+  const scripts = env ? ['--foreground-scripts'] : ['--ignore-scripts'];
+  return run(npm, ['install', '--no-audit', '--no-fund', ...scripts, tarball], dir, env);
+}
+
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(file) : fs.lstatSync(file).size;
+  }
+  return total;
+}
+
+// Every package in the consumer's tree (npm's view), compared with what is
+// in its node_modules, so neither a nested nor an unlisted package slips by.
+function installedPackages(dir) {
+  const fromLs = run(npm, ['ls', '--all', '--parseable'], dir).trim().split('\n')
+    .filter((line) => line && path.resolve(line) !== path.resolve(dir))
+    .map((line) => path.relative(path.join(dir, 'node_modules'), line).split(path.sep).join('/'))
+    .sort();
+  const onDisk = [];
+  const walk = (nm, prefix) => {
+    if (!fs.existsSync(nm)) return;
+    for (const name of fs.readdirSync(nm)) {
+      if (name.startsWith('.')) continue;
+      if (name.startsWith('@')) {
+        for (const sub of fs.readdirSync(path.join(nm, name))) {
+          onDisk.push(`${prefix}${name}/${sub}`);
+          walk(path.join(nm, name, sub, 'node_modules'), `${prefix}${name}/${sub}/node_modules/`);
+        }
+      } else {
+        onDisk.push(prefix + name);
+        walk(path.join(nm, name, 'node_modules'), `${prefix}${name}/node_modules/`);
+      }
+    }
+  };
+  walk(path.join(dir, 'node_modules'), '');
+  check('npm ls and node_modules agree', onDisk.sort().join(', '), fromLs.join(', '));
+  return fromLs;
+}
+
+// The node-gyp npm ships, as npm hands it to install scripts.
+function npmsNodeGyp(dir) {
+  return fs.realpathSync(run(npm, ['config', 'get', 'node-gyp'], dir).trim());
+}
+
+function compiledWithNpmsNodeGyp(label, output, dir) {
+  const used = output.match(/^fast-hash: node-gyp \S+ at (.+) \(from (.+)\)$/m);
+  if (!used) throw new Error(`${label}: the install step did not say which node-gyp it used:\n${output}`);
+  console.log(output.split('\n').filter((line) => line.startsWith('fast-hash: ')).join('\n'));
+  check(`${label}: node-gyp from npm_config_node_gyp`, used[2], 'npm_config_node_gyp');
+  check(`${label}: npm's node-gyp (${used[1]})`, fs.realpathSync(used[1]), npmsNodeGyp(dir));
+  const nodedir = localNodeDir();
+  if (nodedir) {
+    check(`${label}: offline, against the headers in ${nodedir}`,
+      output.includes(`fast-hash: compiling against the headers of ${process.version} in ${nodedir}`), true);
+  }
+  if (!fs.existsSync(path.join(dir, 'node_modules', 'fast-hash', 'build', 'Release', 'fast_hash.node'))) {
+    throw new Error(`${label}: no build/Release/fast_hash.node`);
+  }
 }
 
 const USAGE_TS = `
@@ -115,17 +183,25 @@ function main() {
 
     const noScripts = path.join(tmp, 'no-scripts');
     project(noScripts, tarball);
+    const installed = installedPackages(noScripts);
+    console.log(`${installed.length} packages, ${bytesUnder(path.join(noScripts, 'node_modules'))} bytes ` +
+      'in node_modules');
+    check(`installs ${installed.length} packages: ${installed.join(', ')}`, installed.join(', '),
+      'fast-hash, node-gyp-build');
     if (fs.existsSync(path.join(noScripts, 'node_modules', 'fast-hash', 'build'))) {
       throw new Error('something was compiled with --ignore-scripts');
     }
     useIt(noScripts);
     typeCheck(noScripts);
 
+    const rebuilt = run(npm, ['rebuild', '--foreground-scripts', 'fast-hash'], noScripts,
+      { FAST_HASH_FORCE_BUILD: '1' });
+    compiledWithNpmsNodeGyp('npm rebuild fast-hash', rebuilt, noScripts);
+    useIt(noScripts);
+
     const compiled = path.join(tmp, 'compiled');
-    project(compiled, tarball, { FAST_HASH_FORCE_BUILD: '1' });
-    if (!fs.existsSync(path.join(compiled, 'node_modules', 'fast-hash', 'build', 'Release', 'fast_hash.node'))) {
-      throw new Error('FAST_HASH_FORCE_BUILD=1 did not compile');
-    }
+    const output = project(compiled, tarball, { FAST_HASH_FORCE_BUILD: '1' });
+    compiledWithNpmsNodeGyp('npm install, FAST_HASH_FORCE_BUILD=1', output, compiled);
     useIt(compiled);
     console.log('package test passed');
   } finally {
