@@ -34,6 +34,11 @@
         "-Wextra",
         "-fvisibility=hidden"
       ],
+      # Every OpenSSL symbol is bound when the addon is loaded: in a runtime
+      # without Node's OpenSSL (Bun, Deno, Electron) dlopen then fails with an
+      # error JavaScript can catch, instead of the dynamic loader ending the
+      # process at the first call.
+      "ldflags": ["-Wl,-z,now"],
       "xcode_settings": {
         "GCC_C_LANGUAGE_STANDARD": "c99",
         "WARNING_CFLAGS": ["-Wall", "-Wextra"]

@@ -280,3 +280,9 @@ export function hashFileSync(
 /** The algorithm names `hash` accepts: sorted, without duplicates, including
  * every name `crypto.getHashes()` lists. */
 export function getHashes(): string[];
+
+/** Which implementation is in use: `'native'`, the C addon over the OpenSSL
+ * bundled with Node; or `'js'`, the same API over the runtime's own
+ * `node:crypto`, used where the addon cannot be loaded (Bun, Deno, Electron,
+ * no binary for the platform) or when `FAST_HASH_IMPLEMENTATION=js`. */
+export const implementation: 'native' | 'js';

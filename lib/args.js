@@ -15,29 +15,21 @@ const {
 } = require('./errors');
 
 // ---- output encodings -------------------------------------------------------
-// Non-negative IDs are made into strings in C; the negative ones fill a
-// Buffer in C, which is returned as is or turned into text by Buffer#toString.
-const { hex: ENC_HEX, base64: ENC_BASE64, base64url: ENC_BASE64URL, latin1: ENC_LATIN1 } =
-  binding.encodings;
-const ENC_BUFFER = -1;
-// What C calls a Buffer result where it makes one itself (async jobs).
-const NATIVE_BUFFER = 0xff;
-const TEXT_ENCODINGS = ['', 'buffer', 'utf8', 'utf16le', 'ascii']; // by -id
+// An encoding is the binding's ID (a number: the binding makes the string,
+// or the Buffer for 'buffer'), or the name of one that Buffer#toString makes
+// here from the digest's bytes (a string).
+const { hex: ENC_HEX, buffer: ENC_BUFFER } = binding.encodings;
 const ENCODINGS = new Map([
-  ['hex', ENC_HEX],
-  ['base64', ENC_BASE64],
-  ['base64url', ENC_BASE64URL],
-  ['latin1', ENC_LATIN1],
-  ['binary', ENC_LATIN1],
-  ['buffer', ENC_BUFFER],
-  ['utf8', -2],
-  ['utf-8', -2],
-  ['', -2], // Node's normalizeEncoding('') is 'utf8', and crypto.hash agrees
-  ['ucs2', -3],
-  ['ucs-2', -3],
-  ['utf16le', -3],
-  ['utf-16le', -3],
-  ['ascii', -4],
+  ...Object.entries(binding.encodings),
+  ['binary', binding.encodings.latin1],
+  ['utf8', 'utf8'],
+  ['utf-8', 'utf8'],
+  ['', 'utf8'], // Node's normalizeEncoding('') is 'utf8', and crypto.hash agrees
+  ['ucs2', 'utf16le'],
+  ['ucs-2', 'utf16le'],
+  ['utf16le', 'utf16le'],
+  ['utf-16le', 'utf16le'],
+  ['ascii', 'ascii'],
 ]);
 
 function encodingId(encoding, name, caller) {
@@ -52,15 +44,16 @@ function encodingId(encoding, name, caller) {
   return id;
 }
 
-// Names of the native encodings, by ID, for Buffer#toString.
-const NATIVE_NAMES = [];
-for (const [name, id] of Object.entries(binding.encodings)) NATIVE_NAMES[id] = name;
+// Whether the binding makes the string for this encoding itself.
+const isNativeText = (encoding) => typeof encoding === 'number' && encoding !== ENC_BUFFER;
 
-// Turns a result Buffer filled in C into what `encoding` asks for.
+// Turns a result Buffer into what `encoding` asks for.
 function fromBuffer(out, encoding) {
   if (encoding === ENC_BUFFER) return out;
-  return out.toString(encoding >= 0 ? NATIVE_NAMES[encoding] : TEXT_ENCODINGS[-encoding]);
+  return out.toString(typeof encoding === 'string' ? encoding : ENCODING_NAMES[encoding]);
 }
+const ENCODING_NAMES = [];
+for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
 
 // ---- algorithms -------------------------------------------------------------
 // name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
@@ -72,8 +65,8 @@ function lookupAlgorithm(name, caller) {
   let alg = algorithms.get(name);
   if (alg === undefined) {
     const found = binding.resolve(name);
-    if (found === undefined || !nodeTakes(name)) throw invalidDigest(name, caller);
-    alg = { ...found, name: name.toLowerCase() };
+    if (found === undefined || !nodeTakes(name, found)) throw invalidDigest(name, caller);
+    alg = { ...found, name: name.toLowerCase(), hexOp: found.id | (ENC_HEX << 8) };
     if (algorithms.size >= MAX_CACHED_NAMES) algorithms.clear();
     algorithms.set(name, alg);
   }
@@ -81,11 +74,13 @@ function lookupAlgorithm(name, caller) {
 }
 
 // OpenSSL fetches a few internal digests that node:crypto refuses
-// (KECCAK-KMAC-128, KECCAK-256): node:crypto decides what a name means, once
-// per name.
-function nodeTakes(name) {
+// (KECCAK-KMAC-128, KECCAK-256 on Node 20): node:crypto decides what a name
+// means, once per name. An XOF is asked with its length: without one, Node
+// 25+ warns (DEP0198) and later Nodes refuse.
+function nodeTakes(name, alg) {
+  if (binding.implementation === 'js') return true; // the binding is node:crypto
   try {
-    crypto.createHash(name);
+    crypto.createHash(name, alg.xof ? { outputLength: alg.size } : undefined);
     return true;
   } catch {
     return false;
@@ -202,13 +197,18 @@ function parseOptions(options, withLength, caller) {
   const outputLength = withLength ? readOption(options, 'outputLength', caller) : undefined;
   const encoding = outputEncoding === undefined ? ENC_HEX :
     encodingId(outputEncoding, 'options.outputEncoding', caller);
-  if (outputLength !== undefined &&
-      (!Number.isSafeInteger(outputLength) || outputLength < 0)) {
-    throw outOfRange('options.outputLength', 'a non-negative safe integer',
-      outputLength, caller);
+  if (outputLength !== undefined) {
+    if (typeof outputLength !== 'number') {
+      throw invalidArgType('options.outputLength', 'of type number', outputLength, caller);
+    }
+    if (!Number.isSafeInteger(outputLength) || outputLength < 0) {
+      throw outOfRange('options.outputLength', 'a non-negative safe integer',
+        outputLength, caller);
+    }
   }
   parsed.encoding = encoding;
-  parsed.length = outputLength === undefined ? -1 : outputLength;
+  // -0 is 0 (node:crypto's own createHash aborts on -0 in Node 20).
+  parsed.length = outputLength === undefined ? -1 : outputLength + 0;
   return parsed;
 }
 
@@ -233,6 +233,8 @@ function outputLength(alg, requested, caller) {
 const MAC_TYPES = 'of type string or an instance of Buffer, TypedArray, ' +
   'DataView, ArrayBuffer, or SharedArrayBuffer';
 
+// The MAC's encoding: a binding ID (the binding decodes the string) or a
+// text encoding's name (decoded here by macValue, then compared as bytes).
 function macEncodingId(macEncoding, caller) {
   if (macEncoding === undefined) return ENC_HEX;
   const encoding = encodingId(macEncoding, 'macEncoding', caller);
@@ -240,11 +242,12 @@ function macEncodingId(macEncoding, caller) {
   return encoding;
 }
 
-// What C compares: the string itself (for encodings C decodes), or bytes.
+// What the binding compares: the string itself (for encodings it decodes),
+// or bytes.
 function macValue(mac, encoding, caller) {
   if (ArrayBuffer.isView(mac)) return mac;
   if (typeof mac === 'string') {
-    return encoding >= 0 ? mac : Buffer.from(mac, TEXT_ENCODINGS[-encoding]);
+    return typeof encoding === 'number' ? mac : Buffer.from(mac, encoding);
   }
   if (isAnyArrayBuffer(mac)) return wholeView(mac);
   throw invalidArgType('mac', MAC_TYPES, mac, caller);
@@ -300,7 +303,7 @@ module.exports = {
   DATA_TYPES,
   ENC_HEX,
   ENC_BUFFER,
-  NATIVE_BUFFER,
+  isNativeText,
   encodingId,
   fromBuffer,
   lookupAlgorithm,

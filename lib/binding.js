@@ -1,6 +1,62 @@
 'use strict';
-// The compiled addon: the local build (build/Release) if there is one, else
-// the prebuild for this platform (prebuilds/<platform>-<arch>/), as
-// node-gyp-build finds them. Kept apart so tests can reach the raw entry
-// points.
-module.exports = require('node-gyp-build')(require('path').join(__dirname, '..'));
+// The binding: the one interface between the argument rules (index.js,
+// args.js) and the code that digests. Two implementations sit behind it:
+//   native.js  the C addon over the OpenSSL bundled with Node (fast path);
+//   js.js      the same functions over the runtime's own node:crypto, for
+//              where the addon cannot load (Bun, Deno, Electron, no binary
+//              for the platform, a Node outside `engines`).
+// FAST_HASH_IMPLEMENTATION=js picks js.js; =native makes a failure to load
+// the addon an error thrown here; unset tries native.js, then js.js, quietly.
+//
+// Every argument arrives checked by the shim; an implementation re-checks
+// only what protects its memory, and throws coded errors for the rest.
+// `op` is algId | encodingId << 8: algId from resolve(), encodingId from
+// `encodings`. A 'buffer' result: when `fillsOutput`, the shim passes `out`,
+// a Buffer of exactly the output length, which is filled and nothing is
+// returned; otherwise the function returns a Buffer of its own.
+//
+//   implementation             'native' | 'js'
+//   fillsOutput                boolean, as above
+//   encodings                  { hex, base64, base64url, latin1, buffer } -> id
+//   encodedLength(enc, n)      length of the text of n bytes in enc
+//   resolve(name)              { id, size, block, xof, path } | undefined
+//   hash(op, data, length[, out])            -> string | Buffer | undefined
+//   hmac(op, key, data[, out])               -> string | Buffer | undefined
+//   hmacVerify(op, key, data, mac)           -> boolean (mac: bytes, or a
+//                                               string in op's encoding)
+//   hmacKeyNew(algId, key)                   -> handle
+//   hmacKeyDigest(handle, enc, data[, out])  -> as hmac
+//   hmacKeyVerify(handle, enc, data, mac)    -> as hmacVerify
+//   hmacKeyDestroy(handle)                   later use: ERR_INVALID_STATE
+//   hashMany(op, length, into, ...inputs)    -> one string, each digest at
+//       encodedLength(enc, length) characters, or an array of strings; with
+//       a Buffer `into`, digest i fills its i-th slice
+//   hashAsync(op, data, length), hmacAsync(op, key, data),
+//   hashFile(op, path, length)               -> Promise<string | Buffer>
+//       (encoding 'buffer' gives a Buffer; the inputs are copied at the call)
+//   hashFileSync(op, path, length[, out])    -> as hash
+//   resolve(name).path, benchCeiling(...)    native only: tests, benchmarks
+const { makeError } = require('./errors');
+
+// Node lines the addon is built and tested for (package.json `engines`).
+function supportedNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= 20 && process.versions.bun === undefined &&
+    process.versions.deno === undefined;
+}
+
+function load() {
+  const wanted = process.env.FAST_HASH_IMPLEMENTATION;
+  if (wanted === 'js') return require('./js');
+  if (wanted !== 'native' && !supportedNode()) return require('./js');
+  try {
+    return require('./native');
+  } catch (err) {
+    if (wanted !== 'native') return require('./js');
+    const reason = err && err.message ? err.message : String(err);
+    throw makeError(Error, 'ERR_FAST_HASH_NATIVE_UNAVAILABLE',
+      `fast-hash: FAST_HASH_IMPLEMENTATION=native, but the addon cannot be loaded: ${reason}`);
+  }
+}
+
+module.exports = load();

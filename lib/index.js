@@ -1,12 +1,14 @@
 'use strict';
-// The JS shim: cheap argument checks, then names -> small integer IDs (looked
-// up once, cached), then one call into C, which digests and encodes.
+// The shim: cheap argument checks, then names -> small integer IDs (looked
+// up once, cached), then one call into the binding (binding.js: the C addon,
+// or the JavaScript implementation where it cannot load), which digests and
+// encodes.
 
 const crypto = require('crypto');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  ENC_HEX, ENC_BUFFER, NATIVE_BUFFER, DATA_TYPES,
+  ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, macEncodingId, macValue,
   guarded, wholeView,
@@ -30,21 +32,30 @@ function hash(algorithm, data, options) {
   }
   if (options === undefined) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    return binding.hash(alg.id, data, alg.size);
+    return binding.hash(alg.hexOp, data, alg.size);
   }
   if (options === 'buffer') {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    const out = Buffer.allocUnsafe(alg.size);
-    binding.hash(alg.id, data, alg.size, out);
-    return out;
+    return bytes(binding.hash, alg.id | BUFFER_OP, data, alg.size, alg.size);
   }
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (alg === undefined) alg = hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
-  if (encoding >= 0) return binding.hash(alg.id | (encoding << 8), data, length);
+  if (isNativeText(encoding)) return binding.hash(alg.id | (encoding << 8), data, length);
+  return fromBuffer(bytes(binding.hash, alg.id | BUFFER_OP, data, length, length), encoding);
+}
+
+const BUFFER_OP = ENC_BUFFER << 8;
+const FILLS_OUTPUT = binding.fillsOutput;
+
+// A 'buffer' result of fn(a, b, c), `length` bytes: into a Buffer made here
+// where the binding fills one (native: a pooled Buffer costs less than one
+// made in C), else the binding's own.
+function bytes(fn, a, b, c, length) {
+  if (!FILLS_OUTPUT) return fn(a, b, c);
   const out = Buffer.allocUnsafe(length);
-  binding.hash(alg.id, data, length, out);
-  return fromBuffer(out, encoding);
+  fn(a, b, c, out);
+  return out;
 }
 
 function hashAlgorithm(name) {
@@ -77,10 +88,8 @@ function hmac(algorithm, key, data, options) {
     }
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
-    if (encoding >= 0) return binding.hmac(alg.id | (encoding << 8), key, data);
-    const out = Buffer.allocUnsafe(alg.size);
-    binding.hmac(alg.id, key, data, out);
-    return fromBuffer(out, encoding);
+    if (isNativeText(encoding)) return binding.hmac(alg.id | (encoding << 8), key, data);
+    return fromBuffer(bytes(binding.hmac, alg.id | BUFFER_OP, key, data, alg.size), encoding);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -97,7 +106,7 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
     const encoding = macEncodingId(macEncoding, verifyHmac);
     mac = macValue(mac, encoding, verifyHmac);
     const alg = hmacAlgorithm(algorithm, verifyHmac);
-    return binding.hmacVerify(alg.id | (encoding << 8), key, data, mac);
+    return binding.hmacVerify(alg.id | (macOp(encoding) << 8), key, data, mac);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -141,10 +150,9 @@ class HmacKey {
     }
     const encoding = options === undefined ? ENC_HEX :
       parseOptions(options, false, this.digest).encoding;
-    if (encoding >= 0) return binding.hmacKeyDigest(this.#handle, encoding, data);
-    const out = Buffer.allocUnsafe(this.#size);
-    binding.hmacKeyDigest(this.#handle, 0, data, out);
-    return fromBuffer(out, encoding);
+    if (isNativeText(encoding)) return binding.hmacKeyDigest(this.#handle, encoding, data);
+    return fromBuffer(bytes(binding.hmacKeyDigest, this.#handle, ENC_BUFFER, data, this.#size),
+      encoding);
   }
 
   verify(data, mac, macEncoding) {
@@ -153,7 +161,8 @@ class HmacKey {
       data = toBytes(data, 'data', this.verify);
     }
     const encoding = macEncodingId(macEncoding, this.verify);
-    return binding.hmacKeyVerify(this.#handle, encoding, data, macValue(mac, encoding, this.verify));
+    return binding.hmacKeyVerify(this.#handle, macOp(encoding), data,
+      macValue(mac, encoding, this.verify));
   }
 
   // Wipes the keyed states now rather than at garbage collection. Later
@@ -195,7 +204,8 @@ function hashMany(algorithm, inputs, options) {
     throw invalidArgType('inputs', 'an instance of Array', inputs, hashMany);
   }
   // Each element is read once, by index (never through the array's own
-  // iterator or methods), checked, and kept: C gets exactly what was checked.
+  // iterator or methods), checked, and kept: the binding gets exactly what was
+  // checked.
   const n = inputs.length;
   const values = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -210,22 +220,27 @@ function hashMany(algorithm, inputs, options) {
   }
   const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
   const results = new Array(n);
-  if (encoding >= 0 && length <= MAX_NATIVE_LENGTH) {
-    // Each chunk's digests come back as one string, a fixed width apiece.
-    const width = encodedLength(encoding, length);
+  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
+    // Each chunk's digests come back as one string, a fixed width apiece (or
+    // as an array of strings).
+    const width = binding.encodedLength(encoding, length);
     const op = alg.id | (encoding << 8);
     for (let start = 0; start < n; start += MANY_CHUNK) {
       const count = Math.min(MANY_CHUNK, n - start);
       const text = callMany(op, length, undefined, values, start, count);
-      for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
+      if (typeof text === 'string') {
+        for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
+      } else {
+        for (let i = 0; i < count; i++) results[start + i] = text[i];
+      }
     }
     return results;
   }
-  // One Buffer for all the digests, filled in C, then cut.
+  // One Buffer for all the digests, filled by the binding, then cut.
   const out = Buffer.allocUnsafe(n * length);
   for (let start = 0; start < n; start += MANY_CHUNK) {
     const count = Math.min(MANY_CHUNK, n - start);
-    callMany(alg.id, length, out.subarray(start * length, (start + count) * length), values, start, count);
+    callMany(alg.id | BUFFER_OP, length, out.subarray(start * length, (start + count) * length), values, start, count);
   }
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;
@@ -247,7 +262,6 @@ const ReflectApply = Reflect.apply;
 // Node-API costs more than a short digest); this many per call keeps the
 // argument list well inside V8's stack.
 const MANY_CHUNK = 1024;
-const encodedLength = (encoding, n) => [2 * n, Math.ceil(n / 3) * 4, Math.ceil((n * 4) / 3), n][encoding];
 const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
 
 // Options, algorithm and output length, in that order, for the functions
@@ -260,11 +274,15 @@ function digestSpec(algorithm, options, caller) {
 }
 const MAX_NATIVE_LENGTH = 64; // EVP_MAX_MD_SIZE: longer XOF outputs go through a Buffer
 
-// The op for the C side of async jobs and files: encodings it makes itself,
+// The op for async jobs and files: an encoding the binding makes itself,
 // else a Buffer (turned into text here).
-const jobOp = (alg, encoding) => alg.id | ((encoding >= 0 ? encoding : NATIVE_BUFFER) << 8);
+const jobOp = (alg, encoding) =>
+  alg.id | ((typeof encoding === 'number' ? encoding : ENC_BUFFER) << 8);
 const settle = (promise, encoding) =>
-  (encoding >= ENC_BUFFER ? promise : promise.then((out) => fromBuffer(out, encoding)));
+  (typeof encoding === 'number' ? promise : promise.then((out) => fromBuffer(out, encoding)));
+// A MAC's encoding for the binding: one it decodes, or (bytes decoded here)
+// any, as the binding then only compares.
+const macOp = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
 
 function hashAsync(algorithm, data, options) {
   try {
@@ -310,10 +328,8 @@ function hashFileSync(algorithm, path, options) {
   checkAlgorithm(algorithm, hashFileSync);
   path = toPath(path, hashFileSync);
   const { alg, encoding, length } = digestSpec(algorithm, options, hashFileSync);
-  if (encoding >= 0) return binding.hashFileSync(alg.id | (encoding << 8), path, length);
-  const out = Buffer.allocUnsafe(length);
-  binding.hashFileSync(alg.id, path, length, out);
-  return fromBuffer(out, encoding);
+  if (isNativeText(encoding)) return binding.hashFileSync(alg.id | (encoding << 8), path, length);
+  return fromBuffer(bytes(binding.hashFileSync, alg.id | BUFFER_OP, path, length, length), encoding);
 }
 
 let hashNames;
@@ -325,6 +341,7 @@ function getHashes() {
 }
 
 module.exports = {
+  implementation: binding.implementation,
   hash,
   hmac,
   createHmacKey,

@@ -7,6 +7,6 @@ const fastHash = require('./index.js');
 
 export const {
   hash, hmac, createHmacKey, verifyHmac, hashMany, hashAsync, hmacAsync,
-  hashFile, hashFileSync, getHashes,
+  hashFile, hashFileSync, getHashes, implementation,
 } = fastHash;
 export default fastHash;

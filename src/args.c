@@ -91,6 +91,32 @@ static int get_view(napi_env env, napi_value value, fh_input *in) {
   return 0;
 }
 
+/* Whether napi_get_buffer_info answers a value that is not an
+ * ArrayBufferView with a status. Node 18 and Node 20 before 20.20 assert
+ * instead (the process aborts), so there a view is recognised first. The
+ * answer depends only on the Node binary, so it is one value per process,
+ * written by every environment's init with the same result. */
+static int buffer_info_checks;
+
+void fh_args_init(napi_env env) {
+  const napi_node_version *v;
+  int checks = 0;
+
+  if (napi_get_node_version(env, &v) == napi_ok)
+    checks = v->major >= 22 || (v->major == 20 && v->minor >= 20);
+  __atomic_store_n(&buffer_info_checks, checks, __ATOMIC_RELAXED);
+}
+
+/* napi_get_buffer_info where it cannot abort: napi_ok only for views. */
+static int buffer_info(napi_env env, napi_value value, void **data, size_t *len) {
+  bool is_view;
+
+  if (!__atomic_load_n(&buffer_info_checks, __ATOMIC_RELAXED) &&
+      (napi_is_buffer(env, value, &is_view) != napi_ok || !is_view))
+    return 0;
+  return napi_get_buffer_info(env, value, data, len) == napi_ok;
+}
+
 int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   napi_valuetype type;
   void *data;
@@ -102,7 +128,7 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   /* Node answers napi_get_buffer_info for every ArrayBufferView with its
    * viewed bytes, and it is the cheapest query: views, the common case, take
    * one call and no typeof. */
-  if (napi_get_buffer_info(env, value, &data, &in->len) == napi_ok) {
+  if (buffer_info(env, value, &data, &in->len)) {
     in->data = data;
     return 1;
   }
@@ -133,9 +159,9 @@ int fh_get_u32(napi_env env, napi_value value, uint32_t *out) {
 }
 
 int fh_get_output(napi_env env, napi_value value, void **data, size_t *len) {
-  /* One call: Node answers it for Buffers (any ArrayBufferView) and refuses
-   * anything else. */
-  if (napi_get_buffer_info(env, value, data, len) == napi_ok) return 1;
+  /* One call where Node answers it for Buffers (any ArrayBufferView) and
+   * refuses anything else. */
+  if (buffer_info(env, value, data, len)) return 1;
   fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
            "The output must be a Buffer");
   return 0;

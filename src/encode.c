@@ -52,6 +52,28 @@ size_t fh_encoded_length(fh_encoding enc, size_t n) {
   }
 }
 
+/* encodedLength(encoding, n) -> the length of the text of n bytes in that
+ * encoding (n for 'buffer'): hashMany's shim cuts its one string by it. */
+napi_value fh_encoded_length_js(napi_env env, napi_callback_info info) {
+  size_t argc = 2, n;
+  napi_value argv[2], result;
+  uint32_t enc;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (!fh_get_u32(env, argv[0], &enc) || !fh_get_size(env, argv[1], &n))
+    return NULL;
+  if (enc >= FH_ENC_COUNT && enc != FH_ENC_BUFFER) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown encoding id %u", (unsigned)enc);
+    return NULL;
+  }
+  CALL(env, napi_create_double(
+                env, (double)(enc == FH_ENC_BUFFER ? n
+                              : fh_encoded_length((fh_encoding)enc, n)),
+                &result));
+  return result;
+}
+
 /* restrict: without it every store may alias the next digest byte, and the
  * loop runs one byte at a time through memory. */
 static void encode_hex_pairs(char *restrict dst, const uint8_t *restrict src,

@@ -293,6 +293,10 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
  * 3 bytes per unit); longer ones into one heap buffer. */
 #define FH_STACK_STRING_UNITS 1024
 
+/* Learns, once per process, whether this Node's napi_get_buffer_info is safe
+ * on any value (see args.c). Called by module init before any other call. */
+void fh_args_init(napi_env env);
+
 struct fh_input {
   const uint8_t *data;
   size_t len;
@@ -329,6 +333,9 @@ extern const char *const fh_encoding_names[FH_ENC_COUNT];
  * fh_encoded_length bytes; latin1 is the bytes as they are). */
 size_t fh_encoded_length(fh_encoding enc, size_t n);
 void fh_encode(char *dst, fh_encoding enc, const uint8_t *src, size_t n);
+
+/* encodedLength(encoding, n), exported to the shim. */
+napi_value fh_encoded_length_js(napi_env env, napi_callback_info info);
 
 /* Creates the JS string for bytes src[0..n) in `enc`. */
 int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
@@ -377,9 +384,6 @@ char *fh_get_path(napi_env env, napi_value value);
 
 napi_value fh_hash(napi_env env, napi_callback_info info);
 napi_value fh_resolve(napi_env env, napi_callback_info info);
-
-/* Shared by the hash and HMAC entry points: the JS result for a digest. */
-int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen);
 
 /* ---- exported functions (hmac.c, hmac_key.c) ----------------------------- */
 

@@ -10,14 +10,6 @@
 
 #include "fast_hash.h"
 
-int fh_output_length_ok(napi_env env, const fh_alg *alg, size_t outlen) {
-  if (alg->xof || outlen == alg->size) return 1;
-  fh_throw(env, FH_ERROR, "ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH",
-           "Output length %zu is invalid for a digest of %u bytes, which "
-           "does not support XOF", outlen, (unsigned)alg->size);
-  return 0;
-}
-
 /* hash(op, data, outputLength[, buffer]) -> string, or fills buffer;
  * op = algId | encodingId << 8. Packing the IDs saves a Node-API call per
  * argument; the length is read only for XOFs, every other digest has

@@ -9,6 +9,8 @@ static void finalize_state(napi_env env, void *data, void *hint) {
   fh_state_free(data);
 }
 
+/* { hex, base64, base64url, latin1, buffer } -> the IDs the entry points
+ * take: the shim learns them here rather than repeating the enum. */
 static napi_value encoding_ids(napi_env env) {
   napi_value obj, id;
   int i;
@@ -18,6 +20,8 @@ static napi_value encoding_ids(napi_env env) {
     CALL(env, napi_create_uint32(env, (uint32_t)i, &id));
     CALL(env, napi_set_named_property(env, obj, fh_encoding_names[i], id));
   }
+  CALL(env, napi_create_uint32(env, FH_ENC_BUFFER, &id));
+  CALL(env, napi_set_named_property(env, obj, "buffer", id));
   return obj;
 }
 
@@ -25,6 +29,7 @@ NAPI_MODULE_INIT() {
   fh_state *st = fh_state_new();
   napi_value encodings, evp_only;
 
+  fh_args_init(env);
   if (st == NULL) {
     fh_throw(env, FH_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
              "fast-hash: cannot allocate its per-environment state");
@@ -54,6 +59,7 @@ NAPI_MODULE_INIT() {
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacAsync", NULL, fh_hmac_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFile", NULL, fh_hash_file, NULL, NULL, NULL, napi_enumerable, st },
+    { "encodedLength", NULL, fh_encoded_length_js, NULL, NULL, NULL, napi_enumerable, st },
     { "benchCeiling", NULL, fh_bench_ceiling, NULL, NULL, NULL, napi_enumerable, st },
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
     { "evpOnly", NULL, NULL, NULL, NULL, evp_only, napi_enumerable, NULL },

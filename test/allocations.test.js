@@ -6,8 +6,9 @@
 // allocations, so these assertions can fail.
 const assert = require('assert');
 const { count } = require('../benchmark/alloc/run');
+const { describeNative } = require('./common');
 
-describe('native allocations per call', function () {
+describeNative('native allocations per call', function () {
   it('are zero for hash, hmac and HmacKey#digest, and seen where they happen', function () {
     // Linux only (glibc, LD_PRELOAD); not under the sanitizers, whose malloc
     // must come first in the process (npm run test:sanitize preloads ASan).

@@ -92,8 +92,19 @@ function keyInputs(n) {
   ];
 }
 
+// Tests of the addon itself (its binding, its memory, its allocations, its
+// paths) are pending on the JavaScript implementation, their title saying
+// why; everything else runs on both.
+const { implementation } = require('..');
+const NATIVE_ONLY = ' [needs the native addon; this run uses the JavaScript implementation]';
+const describeNative = implementation === 'native' ? describe :
+  (title, fn) => describe.skip(title + NATIVE_ONLY, fn);
+const itNative = implementation === 'native' ? it :
+  (title, fn) => it.skip(title + NATIVE_ONLY, fn);
+
 module.exports = {
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
+  implementation, describeNative, itNative,
 };
 
 // Files for the file tests in a fresh temporary folder: empty, small, 10 MiB,

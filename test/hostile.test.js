@@ -366,6 +366,7 @@ async function runChild(mode) {
       const l = safeGet(v, 'outputLength');
       if (!('value' in l)) return l;
       if (l.value !== undefined) {
+        if (typeof l.value !== 'number') return { bad: 'ERR_INVALID_ARG_TYPE' };
         if (!Number.isSafeInteger(l.value) || l.value < 0) return { bad: 'ERR_OUT_OF_RANGE' };
         length = l.value;
       }
@@ -1663,7 +1664,7 @@ async function runChild(mode) {
       }, { value: false });
       add('verifyHmac: the MAC in latin1 with a character > 0xff', () => fh.verifyHmac('md5', 'k', 'x', `${HM('md5', 'k', 'x', 'latin1').slice(0, -1)}\u0100`, 'latin1'), { value: false });
       for (const [label, len, code] of [['-0 (sha256)', -0, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH'], ['-1', -1, 'ERR_OUT_OF_RANGE'], ['1.5', 1.5, 'ERR_OUT_OF_RANGE'], ['NaN', NaN, 'ERR_OUT_OF_RANGE'],
-        ['"32"', '32', 'ERR_OUT_OF_RANGE'], ['32n', 32n, 'ERR_OUT_OF_RANGE'], ['null', null, 'ERR_OUT_OF_RANGE'], ['2**53', 2 ** 53, 'ERR_OUT_OF_RANGE'], ['31 (sha256)', 31, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH']]) {
+        ['"32"', '32', 'ERR_INVALID_ARG_TYPE'], ['32n', 32n, 'ERR_INVALID_ARG_TYPE'], ['null', null, 'ERR_INVALID_ARG_TYPE'], ['2**53', 2 ** 53, 'ERR_OUT_OF_RANGE'], ['31 (sha256)', 31, 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH']]) {
         add(`hash: outputLength ${label}`, () => fh.hash('sha256', 'x', { outputLength: len }), { code });
       }
       add('hash: shake128 outputLength -0', () => fh.hash('shake128', 'x', { outputLength: -0 }), { value: '' });

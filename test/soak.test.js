@@ -28,6 +28,7 @@ const BATCH = 10000;
 function defineTests() {
   const assert = require('assert');
   const { spawnSync } = require('child_process');
+  const { itNative } = require('./common');
 
   function runKeys() {
     const res = spawnSync(process.execPath, ['--expose-gc', __filename, 'keys'], {
@@ -50,7 +51,7 @@ function defineTests() {
     // are seen waiting for a major GC, depending on the machine's load (so
     // the bound is 100k, not the typical figure), and RSS peaks ~90 MB above
     // the start.
-    it('HmacKeys made and dropped without destroy() in a loop: at most 100k wait uncollected at once, RSS bounded, all collected after gc', function () {
+    itNative('HmacKeys made and dropped without destroy() in a loop: at most 100k wait uncollected at once, RSS bounded, all collected after gc', function () {
       this.timeout(120000);
       const r = runKeys();
       console.log(`      [keys] ${JSON.stringify(r)}`);

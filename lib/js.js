@@ -1,0 +1,402 @@
+'use strict';
+// The binding (interface: binding.js) in JavaScript, over the runtime's own
+// node:crypto: what runs where the addon cannot (Bun, Deno, Electron, no
+// binary for the platform). Results are node:crypto's own; the speed is the
+// runtime's one-shot crypto.hash where it has one, else the createHash
+// chain. HMAC keys live in secret KeyObjects (native memory the runtime
+// owns); this side has no key copies of its own to wipe.
+const crypto = require('crypto');
+const fs = require('fs');
+const { makeError } = require('./errors');
+
+const encodings = Object.freeze({ hex: 0, base64: 1, base64url: 2, latin1: 3, buffer: 255 });
+const ENCODING_NAMES = [];
+for (const [name, id] of Object.entries(encodings)) ENCODING_NAMES[id] = name;
+
+// ---- algorithms -----------------------------------------------------------
+// One slot per distinct digest (aliases share one: a digest is known by its
+// output for a fixed message), so odd spellings cannot grow the table.
+const algs = [];
+const slotOf = new Map();
+const PROBE = 'fast-hash';
+
+// SHAKE digests of '' at 16 bytes: the default lengths node:crypto gives
+// (16 for SHAKE128, 32 for SHAKE256), without asking for one (DEP0198).
+const SHAKE_DEFAULT = new Map([
+  ['7f9c2ba4e88f827d616045507605853e', 16],
+  ['46b9dd2b0ba88d13233b3feb743eeb24', 32],
+]);
+
+// What node:crypto makes of `name`, probed without side effects: an output
+// length of 0 is accepted only by an XOF (another digest refuses any length
+// but its own), and naming a length never warns (DEP0198).
+function probe(name) {
+  let xof;
+  try {
+    crypto.createHash(name, { outputLength: 0 });
+    xof = true;
+  } catch {
+    xof = false;
+  }
+  try {
+    if (xof) {
+      const empty = crypto.createHash(name, { outputLength: 16 }).digest('hex');
+      const size = SHAKE_DEFAULT.get(empty) ?? crypto.createHash(name).digest().length;
+      const print = crypto.createHash(name, { outputLength: 32 }).update(PROBE).digest('hex');
+      return { xof, size, key: `xof:${print}` };
+    }
+    const digest = crypto.createHash(name).update(PROBE).digest();
+    return { xof, size: digest.length, key: `md:${digest.toString('hex')}` };
+  } catch {
+    return undefined;
+  }
+}
+
+function resolve(name) {
+  if (typeof name !== 'string') {
+    throw makeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The name must be a string');
+  }
+  // OpenSSL stops at a NUL; "sha256\0junk" must not mean sha256.
+  if (name.includes('\u0000')) return undefined;
+  const found = probe(name);
+  if (found === undefined) return undefined;
+  let id = slotOf.get(found.key);
+  if (id === undefined) {
+    id = algs.length;
+    algs.push({ name, size: found.size, xof: found.xof, block: found.xof ? 0 : blockOf(name) });
+    slotOf.set(found.key, id);
+  }
+  const { size, xof, block } = algs[id];
+  return { id, size, block, xof, path: 'js' };
+}
+
+// The block size, which node:crypto does not tell, seen through HMAC: a key
+// longer than the block is replaced by its digest, so a key of L bytes and
+// its digest give the same MAC exactly when L exceeds the block.
+const BLOCK_SIZES = [16, 32, 48, 64, 72, 104, 128, 136, 144, 168];
+function blockOf(name) {
+  for (const block of BLOCK_SIZES) {
+    const key = Buffer.alloc(block + 1, 0x5c);
+    const mac = crypto.createHmac(name, key).digest('hex');
+    if (mac === crypto.createHmac(name, crypto.createHash(name).update(key).digest()).digest('hex')) {
+      return block;
+    }
+  }
+  return 0;
+}
+
+function algAt(id) {
+  const alg = algs[id];
+  if (alg === undefined) {
+    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `Unknown algorithm id ${id}`);
+  }
+  return alg;
+}
+
+function encodingAt(id) {
+  const name = ENCODING_NAMES[id];
+  if (name === undefined) {
+    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `Unknown encoding id ${id}`);
+  }
+  return name;
+}
+
+function encodedLength(enc, n) {
+  switch (encodingAt(enc)) {
+    case 'hex': return 2 * n;
+    case 'base64': return Math.ceil(n / 3) * 4;
+    case 'base64url': return Math.ceil((n * 4) / 3);
+    default: return n;
+  }
+}
+
+// ---- digests --------------------------------------------------------------
+// The runtime's one-shot where it has one (Node >= 20.12, Bun): it skips the
+// Hash object. XOFs always name their length: node:crypto warns (DEP0198,
+// Node >= 25) or refuses without one.
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash :
+  (name, data, encoding) => crypto.createHash(name).update(data).digest(encoding);
+
+function digestOf(alg, data, length, encoding) {
+  if (!alg.xof) return oneShot(alg.name, data, encoding);
+  return update(makeHash(alg, length), data).digest(encoding);
+}
+
+// Hash#update and Hmac#update take at most 2^31 - 1 bytes at a time (a
+// RangeError, "data is too long", before they absorb anything): longer
+// views go in slices. The user's view is not asked for its length (a
+// getter of its own could answer): the intrinsics are.
+const UPDATE_SLICE = 2 ** 30;
+
+function update(h, data) {
+  try {
+    return h.update(data);
+  } catch (err) {
+    if (typeof data === 'string' || !(err instanceof RangeError)) throw err;
+  }
+  const bytes = viewBytes(data);
+  for (let at = 0; at < bytes.length; at += UPDATE_SLICE) h.update(bytes.subarray(at, at + UPDATE_SLICE));
+  return h;
+}
+
+// ---- views, read through the intrinsics -----------------------------------
+// A view's own getters (a subclass, a Buffer with another prototype) are not
+// ours to run; a detached view has no bytes.
+const { isDataView } = require('util').types;
+const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const VIEW_GETTERS = [TypedArrayPrototype, DataView.prototype].map((proto) =>
+  ['buffer', 'byteOffset', 'byteLength'].map((name) => getter(proto, name)));
+
+function viewBytes(view) {
+  const [buffer, offset, length] = VIEW_GETTERS[isDataView(view) ? 1 : 0];
+  try {
+    return new Uint8Array(Reflect.apply(buffer, view, []), Reflect.apply(offset, view, []),
+      Reflect.apply(length, view, []));
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+// A result in `encoding`: a string, or for 'buffer' a Buffer.
+function emit(bytes, encoding) {
+  return encoding === 'buffer' ? bytes : bytes.toString(encoding);
+}
+
+function hash(op, data, length) {
+  const alg = algAt(op & 0xff);
+  return digestOf(alg, data, length, encodingAt(op >> 8));
+}
+
+function hmacOf(name, key, data) {
+  return update(crypto.createHmac(name, key), data).digest();
+}
+
+function hmac(op, key, data) {
+  return emit(hmacOf(algAt(op & 0xff).name, key, data), encodingAt(op >> 8));
+}
+
+// ---- verification ---------------------------------------------------------
+// A MAC given as text is decoded strictly, as the addon does: text that is
+// not exactly `size` bytes in the encoding (wrong length, a character
+// outside the alphabet, misplaced padding, stray bits) is not equal.
+function decodeMac(text, encoding, size) {
+  if (encoding === 'hex') {
+    return text.length === 2 * size && /^[0-9a-fA-F]*$/.test(text) ? Buffer.from(text, 'hex') : undefined;
+  }
+  if (encoding === 'latin1') {
+    return text.length === size && !/[^\u0000-\u00ff]/.test(text) ? Buffer.from(text, 'latin1') : undefined;
+  }
+  const bare = Math.ceil((size * 4) / 3);
+  const padded = Math.ceil(size / 3) * 4;
+  if (text.length !== bare && text.length !== padded) return undefined;
+  if (text.length === padded && !/^=*$/.test(text.slice(bare))) return undefined;
+  const body = text.slice(0, bare);
+  const bytes = Buffer.from(body, encoding);
+  // Canonical text only: re-encoding gives the same characters back (which
+  // also refuses the other alphabet and non-zero bits past the last byte).
+  const again = bytes.toString(encoding).replace(/=+$/, '');
+  return bytes.length === size && again === body ? bytes : undefined;
+}
+
+function verdict(computed, mac, enc) {
+  let given = mac;
+  if (typeof mac === 'string') {
+    given = decodeMac(mac, encodingAt(enc), computed.length);
+    if (given === undefined) return false;
+  } else {
+    given = viewBytes(mac);
+  }
+  return given.length === computed.length && crypto.timingSafeEqual(computed, given);
+}
+
+function hmacVerify(op, key, data, mac) {
+  return verdict(hmacOf(algAt(op & 0xff).name, key, data), mac, op >> 8);
+}
+
+// ---- keys -----------------------------------------------------------------
+const kDestroyed = 'Invalid state: the HmacKey has been destroyed';
+
+// The key in a secret KeyObject (which copies it); the UTF-8 copy of a
+// string key made here is wiped.
+function secretKey(key) {
+  if (typeof key !== 'string') {
+    return crypto.createSecretKey(viewBytes(key));
+  }
+  const bytes = Buffer.from(key);
+  try {
+    return crypto.createSecretKey(bytes);
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+function hmacKeyNew(algId, key) {
+  return { name: algAt(algId).name, key: secretKey(key) };
+}
+
+function keyOf(handle) {
+  if (handle === null || typeof handle !== 'object' || !('key' in handle)) {
+    throw makeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Not an HmacKey');
+  }
+  if (handle.key === undefined) throw makeError(Error, 'ERR_INVALID_STATE', kDestroyed);
+  return handle;
+}
+
+function hmacKeyDigest(handle, enc, data) {
+  const { name, key } = keyOf(handle);
+  return emit(hmacOf(name, key, data), encodingAt(enc));
+}
+
+function hmacKeyVerify(handle, enc, data, mac) {
+  const { name, key } = keyOf(handle);
+  return verdict(hmacOf(name, key, data), mac, enc);
+}
+
+function hmacKeyDestroy(handle) {
+  keyOf(handle).key = undefined;
+}
+
+// ---- many -----------------------------------------------------------------
+function hashMany(op, length, into, ...inputs) {
+  const alg = algAt(op & 0xff);
+  if (into !== undefined) {
+    for (let i = 0; i < inputs.length; i++) {
+      into.set(digestOf(alg, inputs[i], length, 'buffer'), i * length);
+    }
+    return undefined;
+  }
+  const encoding = encodingAt(op >> 8);
+  const out = new Array(inputs.length);
+  for (let i = 0; i < inputs.length; i++) out[i] = digestOf(alg, inputs[i], length, encoding);
+  return out;
+}
+
+// ---- asynchronous and files -----------------------------------------------
+// node:crypto has no digest off the main thread for every algorithm, so the
+// work runs in later turns of the event loop, a slice at a time: a large
+// input does not hold the loop for its whole length.
+const SLICE = 1 << 20;
+
+function makeHash(alg, length) {
+  return alg.xof ? crypto.createHash(alg.name, { outputLength: length }) : crypto.createHash(alg.name);
+}
+
+// Bytes owned by the job: views are copied now (the caller may change them
+// later); strings cannot change.
+function capture(data) {
+  if (typeof data === 'string') return data;
+  return Buffer.from(viewBytes(data));
+}
+
+function turn() {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function feed(h, data) {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  let at = 0;
+  do {
+    await turn();
+    h.update(bytes.subarray(at, at + SLICE));
+    at += SLICE;
+  } while (at < bytes.length);
+  return h;
+}
+
+async function hashAsync(op, data, length) {
+  const alg = algAt(op & 0xff);
+  const encoding = encodingAt(op >> 8);
+  const h = await feed(makeHash(alg, length), capture(data));
+  return emit(h.digest(), encoding);
+}
+
+function hmacAsync(op, key, data) {
+  const alg = algAt(op & 0xff);
+  const encoding = encodingAt(op >> 8);
+  let h;
+  try {
+    h = crypto.createHmac(alg.name, secretKey(key));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return feed(h, capture(data)).then((done) => emit(done.digest(), encoding));
+}
+
+// A path as fs takes it: a Buffer path is copied through the intrinsics (a
+// detached one is empty).
+const fsPath = (path) => (typeof path === 'string' ? path : Buffer.from(viewBytes(path)));
+
+async function hashFile(op, path, length) {
+  path = fsPath(path);
+  const alg = algAt(op & 0xff);
+  const encoding = encodingAt(op >> 8);
+  const h = makeHash(alg, length);
+  const file = await fs.promises.open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(SLICE);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, SLICE, null).catch((err) => {
+        throw withPath(err, path);
+      });
+      if (bytesRead === 0) break;
+      h.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
+  return emit(h.digest(), encoding);
+}
+
+function hashFileSync(op, path, length) {
+  path = fsPath(path);
+  const alg = algAt(op & 0xff);
+  const encoding = encodingAt(op >> 8);
+  const h = makeHash(alg, length);
+  const fd = fs.openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(SLICE);
+    let n;
+    while ((n = readSync(fd, buffer, path)) !== 0) h.update(buffer.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return emit(h.digest(), encoding);
+}
+
+function readSync(fd, buffer, path) {
+  try {
+    return fs.readSync(fd, buffer, 0, buffer.length, null);
+  } catch (err) {
+    throw withPath(err, path);
+  }
+}
+
+// fs names no path on a failed read (EISDIR, EIO); the addon's errors do.
+function withPath(err, path) {
+  if (err && err.syscall === 'read' && err.path === undefined) {
+    err.path = String(path);
+    err.message = `${err.message} '${err.path}'`;
+  }
+  return err;
+}
+
+module.exports = {
+  implementation: 'js',
+  fillsOutput: false,
+  encodings,
+  encodedLength,
+  resolve,
+  hash,
+  hmac,
+  hmacVerify,
+  hmacKeyNew,
+  hmacKeyDigest,
+  hmacKeyVerify,
+  hmacKeyDestroy,
+  hashMany,
+  hashAsync,
+  hmacAsync,
+  hashFile,
+  hashFileSync,
+};
