@@ -97,10 +97,11 @@ function keyInputs(n) {
 // why; everything else runs on both.
 const { implementation } = require('..');
 const NATIVE_ONLY = ' [needs the native addon; this run uses the JavaScript implementation]';
-const describeNative = implementation === 'native' ? describe :
-  (title, fn) => describe.skip(title + NATIVE_ONLY, fn);
-const itNative = implementation === 'native' ? it :
-  (title, fn) => it.skip(title + NATIVE_ONLY, fn);
+// (mocha's globals are looked up at the call: children load this file too)
+const describeNative = (title, fn) =>
+  (implementation === 'native' ? describe(title, fn) : describe.skip(title + NATIVE_ONLY, fn));
+const itNative = (title, fn) =>
+  (implementation === 'native' ? it(title, fn) : it.skip(title + NATIVE_ONLY, fn));
 
 module.exports = {
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,

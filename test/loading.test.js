@@ -30,3 +30,97 @@ describe('loading', function () {
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad true');
   });
 });
+
+// Which implementation runs, and what loading does when the addon cannot.
+describe('implementation', function () {
+  const root = path.join(__dirname, '..');
+  const otherRuntime = process.versions.bun !== undefined || process.versions.deno !== undefined;
+  // A Node older than `engines` allows gets the JavaScript implementation.
+  const oldNode = Number(process.versions.node.split('.')[0]) < 20;
+  // A child that prints `implementation` and a digest; `preload` runs first.
+  function child(env, preload = '') {
+    const src = `${preload}
+      const f = require(${JSON.stringify(root)});
+      console.log(f.implementation, f.hash('sha256', 'abc'), f.hash('shake128', 'abc', { outputLength: 4 }));`;
+    return spawnSync(process.execPath, ['-e', src], {
+      encoding: 'utf8', env: { ...process.env, FAST_HASH_IMPLEMENTATION: '', ...env },
+    });
+  }
+  const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad 5881092d';
+  // Makes the addon unloadable, as a missing binary or a failed dlopen does.
+  const NO_ADDON = `const M = require('module'); const load = M._load;
+    M._load = function (request, ...rest) {
+      if (/native(\\.js)?$/.test(request)) throw new Error('no binary for this platform');
+      return load.call(this, request, ...rest);
+    };`;
+
+  it('is exported as native or js, and says which runs', function () {
+    assert.ok(['native', 'js'].includes(fastHash.implementation));
+    const want = process.env.FAST_HASH_IMPLEMENTATION === 'js' || otherRuntime || oldNode ? 'js' : 'native';
+    assert.strictEqual(fastHash.implementation, want);
+  });
+
+  it('FAST_HASH_IMPLEMENTATION=js selects the JavaScript implementation, silently', function () {
+    const res = child({ FAST_HASH_IMPLEMENTATION: 'js' });
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.strictEqual(res.stdout.trim(), `js ${ABC}`);
+    assert.strictEqual(res.stderr, '');
+  });
+
+  it('an addon that cannot load falls back to js without a word', function () {
+    const res = child({}, NO_ADDON);
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.strictEqual(res.stdout.trim(), `js ${ABC}`);
+    assert.strictEqual(res.stderr, '');
+  });
+
+  it('FAST_HASH_IMPLEMENTATION=native makes a load failure an error at load, with the reason', function () {
+    const res = child({ FAST_HASH_IMPLEMENTATION: 'native' }, `${NO_ADDON}
+      try { require(${JSON.stringify(root)}); } catch (e) { console.log(e.code, e.message); process.exit(0); }
+      process.exit(3);`);
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^ERR_FAST_HASH_NATIVE_UNAVAILABLE .*native.*no binary for this platform/);
+  });
+
+  // Bun and Deno have no OpenSSL symbols for the addon: its dlopen fails
+  // (it binds every symbol at load) and the process goes on.
+  (otherRuntime ? it : it.skip)('on a runtime without Node\'s OpenSSL, forcing native throws instead of ending the process', function () {
+    const res = child({ FAST_HASH_IMPLEMENTATION: 'native' },
+      `try { require(${JSON.stringify(root)}); } catch (e) { console.log(e.code); process.exit(0); }`);
+    assert.strictEqual(res.signal, null, res.stderr);
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.strictEqual(res.stdout.trim(), 'ERR_FAST_HASH_NATIVE_UNAVAILABLE');
+  });
+
+  // Node 18 (and 20 before 20.20) abort in napi_get_buffer_info on a value
+  // that is not a view; the addon never asks it there.
+  (otherRuntime ? it.skip : it)('the addon, forced, takes strings and refuses junk on this Node without aborting', function () {
+    const res = child({ FAST_HASH_IMPLEMENTATION: 'native' }, `
+      const b = require(${JSON.stringify(path.join(root, 'lib', 'native.js'))});
+      const op = b.resolve('sha256').id;
+      for (const junk of [1, {}, null, 'x', [], () => 1]) {
+        try { b.hash(op, 'abc', 32, junk); } catch (e) { if (!e.code) throw e; }
+        try { b.hash(op, junk, 32); } catch (e) { if (!e.code) throw e; }
+      }`);
+    assert.strictEqual(res.signal, null, res.stderr);
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.strictEqual(res.stdout.trim(), `native ${ABC}`);
+  });
+
+  // Node 25+ warns (DEP0198) when a SHAKE digest is made without a length;
+  // fast-hash always names one, so nothing is printed.
+  it('SHAKE with an outputLength prints no deprecation warning (DEP0198), either implementation', function () {
+    for (const impl of ['native', 'js']) {
+      if (impl === 'native' && otherRuntime) continue;
+      const res = spawnSync(process.execPath, ['-e', `
+        const f = require(${JSON.stringify(root)});
+        f.hash('shake128', 'test', { outputLength: 16 });
+        f.hashFileSync('shake256', ${JSON.stringify(path.join(root, 'package.json'))}, { outputLength: 5 });
+        f.hashMany('shake256', ['a'], { outputLength: 5 });
+        f.getHashes().filter((n) => /shake/i.test(n)).forEach((n) => f.hash(n, 'x', { outputLength: 8 }));`],
+      { encoding: 'utf8', env: { ...process.env, FAST_HASH_IMPLEMENTATION: impl } });
+      assert.strictEqual(res.status, 0, res.stderr);
+      assert.doesNotMatch(res.stderr, /DEP0198|Warning/, `${impl}: ${res.stderr}`);
+    }
+  });
+});

@@ -2,7 +2,7 @@
 import { createSecretKey } from 'crypto';
 import {
   hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey,
-  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync,
+  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, implementation,
 } from '../..';
 
 const asString: string = hash('sha256', 'abc');
@@ -15,6 +15,9 @@ const buf: Buffer = hash('sha256', 'abc', 'buffer');
 const bufUpper: Buffer = hash('sha256', 'abc', 'BUFFER');
 const bufOpt: Buffer = hash('shake256', 'abc', { outputEncoding: 'buffer', outputLength: 64 });
 const names: string[] = getHashes();
+const which: 'native' | 'js' = implementation;
+// @ts-expect-error implementation is one of two names
+const whichWrong: 'wasm' = implementation;
 
 // @ts-expect-error a Buffer is not a string
 const wrong1: string = hash('sha256', 'abc', 'buffer');
