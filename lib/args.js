@@ -157,16 +157,39 @@ function toBytes(value, name, caller) {
 // wipe after use (see wipeKey).
 function toKeyBytes(key, caller) {
   if (isAnyArrayBuffer(key)) return wholeView(key);
-  const keyObject = guarded(key, 'key', KEY_TYPES, caller, (k) => {
-    if (isKeyObject(k)) return k;
-    if (isCryptoKey(k)) return KeyObject.from(k);
-    throw invalidArgType('key', KEY_TYPES, k, caller);
-  });
+  // Every touch of the key is guarded: a look-alike may revoke itself on any
+  // of them (isKeyObject reads a property, then type, then export).
+  return guarded(key, 'key', KEY_TYPES, caller, (k) => secretBytes(k, caller));
+}
+
+function secretBytes(key, caller) {
+  let keyObject;
+  if (isKeyObject(key)) keyObject = key;
+  else if (isCryptoKey(key)) keyObject = KeyObject.from(key);
+  else throw invalidArgType('key', KEY_TYPES, key, caller);
   if (keyObject.type !== 'secret') {
     throw makeError(TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE',
       `Invalid key object type ${keyObject.type}, expected secret.`, caller);
   }
   return keyObject.export();
+}
+
+// The length of the array `inputs`, read once and normalised as
+// Array.prototype.map reads it (ToLength: NaN and negatives are 0, fractions
+// truncated); a length no array can have is ERR_OUT_OF_RANGE, one that is
+// no number at all (a Symbol) or a revoked proxy ERR_INVALID_ARG_TYPE.
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1;
+function arrayLength(inputs, caller) {
+  const raw = guarded(inputs, 'inputs', 'an instance of Array', caller, (a) => a.length);
+  if (typeof raw === 'symbol') {
+    throw invalidArgType('inputs.length', 'of type number', raw, caller);
+  }
+  const n = Math.trunc(Number(raw));
+  if (!(n > 0)) return 0;
+  if (n > MAX_ARRAY_LENGTH) {
+    throw outOfRange('inputs.length', `<= ${MAX_ARRAY_LENGTH}`, raw, caller);
+  }
+  return n;
 }
 
 // Only exported copies are ours to wipe; the caller's own bytes are not.
@@ -297,6 +320,7 @@ function toPath(path, caller) {
 }
 
 module.exports = {
+  arrayLength,
   guarded,
   wholeView,
   toPath,

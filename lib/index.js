@@ -11,7 +11,7 @@ const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, macEncodingId, macValue,
-  guarded, wholeView,
+  guarded, wholeView, arrayLength,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
 
@@ -58,6 +58,23 @@ function bytes(fn, a, b, c, length) {
   return out;
 }
 
+// The same for a MAC, a secret: never in the shared Buffer pool, where any
+// pooled Buffer's .buffer would reach it and nothing would wipe it.
+function secretBytes(fn, a, b, c, length) {
+  if (!FILLS_OUTPUT) return fn(a, b, c);
+  const out = Buffer.allocUnsafeSlow(length);
+  fn(a, b, c, out);
+  return out;
+}
+
+// A MAC's bytes as `encoding` asks; bytes only turned into text are wiped.
+function fromSecret(out, encoding) {
+  if (encoding === ENC_BUFFER) return out;
+  const text = fromBuffer(out, encoding);
+  out.fill(0);
+  return text;
+}
+
 function hashAlgorithm(name) {
   const alg = lookupAlgorithm(name, hash);
   lastName = name;
@@ -89,7 +106,7 @@ function hmac(algorithm, key, data, options) {
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) return binding.hmac(alg.id | (encoding << 8), key, data);
-    return fromBuffer(bytes(binding.hmac, alg.id | BUFFER_OP, key, data, alg.size), encoding);
+    return fromSecret(secretBytes(binding.hmac, alg.id | BUFFER_OP, key, data, alg.size), encoding);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -151,7 +168,7 @@ class HmacKey {
     const encoding = options === undefined ? ENC_HEX :
       parseOptions(options, false, this.digest).encoding;
     if (isNativeText(encoding)) return binding.hmacKeyDigest(this.#handle, encoding, data);
-    return fromBuffer(bytes(binding.hmacKeyDigest, this.#handle, ENC_BUFFER, data, this.#size),
+    return fromSecret(secretBytes(binding.hmacKeyDigest, this.#handle, ENC_BUFFER, data, this.#size),
       encoding);
   }
 
@@ -206,18 +223,8 @@ function hashMany(algorithm, inputs, options) {
   // Each element is read once, by index (never through the array's own
   // iterator or methods), checked, and kept: the binding gets exactly what was
   // checked.
-  const n = inputs.length;
-  const values = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const value = inputs[i];
-    if (typeof value === 'string' || ArrayBuffer.isView(value)) {
-      values[i] = value;
-    } else if (isAnyArrayBuffer(value)) {
-      values[i] = wholeView(value);
-    } else {
-      throw invalidArgType(`inputs[${i}]`, DATA_TYPES, value, hashMany);
-    }
-  }
+  const n = arrayLength(inputs, hashMany);
+  const values = guarded(inputs, 'inputs', 'an instance of Array', hashMany, (a) => elements(a, n));
   const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
   const results = new Array(n);
   if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
@@ -244,6 +251,22 @@ function hashMany(algorithm, inputs, options) {
   }
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;
+}
+
+// inputs[0..n), each read once, checked and kept.
+function elements(inputs, n) {
+  const values = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const value = inputs[i];
+    if (typeof value === 'string' || ArrayBuffer.isView(value)) {
+      values[i] = value;
+    } else if (isAnyArrayBuffer(value)) {
+      values[i] = wholeView(value);
+    } else {
+      throw invalidArgType(`inputs[${i}]`, DATA_TYPES, value, hashMany);
+    }
+  }
+  return values;
 }
 
 // binding.hashMany(op, length, into, ...values[start, start + count)), the
@@ -304,7 +327,8 @@ function hmacAsync(algorithm, key, data, options) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmacAsync).encoding;
     const alg = lookupHmacAlgorithm(algorithm, hmacAsync);
-    return settle(binding.hmacAsync(jobOp(alg, encoding), key, data), encoding);
+    const job = binding.hmacAsync(jobOp(alg, encoding), key, data);
+    return typeof encoding === 'number' ? job : job.then((out) => fromSecret(out, encoding));
   } catch (err) {
     return Promise.reject(err);
   } finally {

@@ -173,7 +173,15 @@ function hmacOf(name, key, data) {
 }
 
 function hmac(op, key, data) {
-  return emit(hmacOf(algAt(op & 0xff).name, key, data), encodingAt(op >> 8));
+  return emitSecret(hmacOf(algAt(op & 0xff).name, key, data), encodingAt(op >> 8));
+}
+
+// A MAC in `encoding`; bytes only turned into text are wiped.
+function emitSecret(mac, encoding) {
+  if (encoding === 'buffer') return mac;
+  const text = mac.toString(encoding);
+  mac.fill(0);
+  return text;
 }
 
 // ---- verification ---------------------------------------------------------
@@ -199,15 +207,14 @@ function decodeMac(text, encoding, size) {
   return bytes.length === size && again === body ? bytes : undefined;
 }
 
+// Compares in constant time, then wipes the computed MAC.
 function verdict(computed, mac, enc) {
-  let given = mac;
-  if (typeof mac === 'string') {
-    given = decodeMac(mac, encodingAt(enc), computed.length);
-    if (given === undefined) return false;
-  } else {
-    given = viewBytes(mac);
-  }
-  return given.length === computed.length && crypto.timingSafeEqual(computed, given);
+  const given = typeof mac === 'string' ? decodeMac(mac, encodingAt(enc), computed.length) :
+    viewBytes(mac);
+  const equal = given !== undefined && given.length === computed.length &&
+    crypto.timingSafeEqual(computed, given);
+  computed.fill(0);
+  return equal;
 }
 
 function hmacVerify(op, key, data, mac) {
@@ -245,7 +252,7 @@ function keyOf(handle) {
 
 function hmacKeyDigest(handle, enc, data) {
   const { name, key } = keyOf(handle);
-  return emit(hmacOf(name, key, data), encodingAt(enc));
+  return emitSecret(hmacOf(name, key, data), encodingAt(enc));
 }
 
 function hmacKeyVerify(handle, enc, data, mac) {
@@ -320,7 +327,7 @@ function hmacAsync(op, key, data) {
   } catch (err) {
     return Promise.reject(err);
   }
-  return feed(h, capture(data)).then((done) => emit(done.digest(), encoding));
+  return feed(h, capture(data)).then((done) => emitSecret(done.digest(), encoding));
 }
 
 // A path as fs takes it: a Buffer path is copied through the intrinsics (a

@@ -6,4 +6,13 @@
 // load, so a runtime without Node's OpenSSL refuses it in dlopen).
 const addon = require('node-gyp-build')(require('path').join(__dirname, '..'));
 
-module.exports = { ...addon, implementation: 'native', fillsOutput: true };
+// FAST_HASH_FORCE_EVP=1 sends every digest through EVP, as FIPS mode does
+// (the tests compare the paths). It is read here, from this thread's own
+// process.env (a Worker's may differ), rather than by getenv() in C, which
+// would read the process's environment without Node's lock.
+const forced = process.env.FAST_HASH_FORCE_EVP === '1';
+if (forced) addon.forceEvp();
+
+module.exports = {
+  ...addon, evpOnly: addon.evpOnly || forced, implementation: 'native', fillsOutput: true,
+};

@@ -31,7 +31,6 @@ static const struct {
 
 fh_state *fh_state_new(void) {
   fh_state *st = calloc(1, sizeof(*st));
-  const char *force;
 
   if (st == NULL) return NULL;
   st->ctx = EVP_MD_CTX_new();
@@ -41,10 +40,8 @@ fh_state *fh_state_new(void) {
     return NULL;
   }
   /* In FIPS mode the provider's policy must see every digest. */
-  force = getenv("FAST_HASH_FORCE_EVP");
-  st->force_evp = force != NULL && strcmp(force, "1") == 0;
   st->fips = EVP_default_properties_is_fips_enabled(NULL);
-  st->evp_only = st->force_evp || st->fips;
+  st->evp_only = st->fips;
   return st;
 }
 

@@ -185,9 +185,10 @@ int fh_get_size(napi_env env, napi_value value, size_t *out) {
   int64_t n;
 
   CALL(env, napi_get_value_int64(env, value, &n));
-  if (n < 0) {
+  if (n < 0 || (uint64_t)n > FH_MAX_OUTPUT) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "The output length must be >= 0. Received %lld", (long long)n);
+             "The output length must be >= 0 and <= %llu. Received %lld",
+             (unsigned long long)FH_MAX_OUTPUT, (long long)n);
     return 0;
   }
   *out = (size_t)n;

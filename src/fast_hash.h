@@ -129,7 +129,8 @@ typedef struct {
   uint32_t nalgs;
   EVP_MD_CTX *ctx;   /* reused by every EVP-path digest of this environment */
   EVP_MD_CTX *ctx2;  /* and, for HMAC, the outer state beside it */
-  int force_evp;     /* FAST_HASH_FORCE_EVP=1 at load */
+  int force_evp;     /* forceEvp() called (FAST_HASH_FORCE_EVP=1 in the
+                        environment's own process.env, read by the shim) */
   int fips;          /* FIPS mode as of the last fetch */
   int evp_only;      /* force_evp or fips: no low-level path */
   uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
@@ -320,6 +321,9 @@ int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
 int fh_get_output(napi_env env, napi_value value, void **data, size_t *len);
 /* The same, which must hold exactly n bytes (a RangeError otherwise). */
 int fh_get_output_of(napi_env env, napi_value value, size_t n, uint8_t **data);
+/* An output length: 0 to FH_MAX_OUTPUT, far past any Buffer the shim makes,
+ * and small enough that a count of them times it cannot wrap. */
+#define FH_MAX_OUTPUT ((size_t)1 << 40)
 int fh_get_size(napi_env env, napi_value value, size_t *out);
 /* The slot for an ID from the shim, checked: IDs are only ever handed out by
  * resolve(), but the binding must not trust its caller. */

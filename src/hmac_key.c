@@ -134,10 +134,15 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
 }
 
 static int get_key(napi_env env, napi_value value, fh_hmac_key **out) {
+  napi_valuetype type;
   bool ours = false;
   void *data;
 
-  if (napi_check_object_type_tag(env, value, &hmac_key_tag, &ours) != napi_ok ||
+  /* The tag check converts its argument to an object, which throws an
+   * uncoded TypeError for undefined and null: only objects are asked. */
+  if (napi_typeof(env, value, &type) != napi_ok ||
+      (type != napi_external && type != napi_object) ||
+      napi_check_object_type_tag(env, value, &hmac_key_tag, &ours) != napi_ok ||
       !ours) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Not an HmacKey");
     return 0;

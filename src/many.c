@@ -67,7 +67,9 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   if (into_type != napi_undefined) {
     size_t total;
     if (!fh_get_output(env, argv[2], &out, &total)) goto done;
-    if (total != count * outlen) {
+    /* count <= argc, so count * outlen <= 2^40 * argc cannot wrap; the
+     * division says so without relying on it. */
+    if ((outlen != 0 && count > SIZE_MAX / outlen) || total != count * outlen) {
       fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
                "The output must hold %zu digests of %zu bytes", count, outlen);
       goto done;

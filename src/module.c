@@ -25,6 +25,26 @@ static napi_value encoding_ids(napi_env env) {
   return obj;
 }
 
+/* forceEvp(): every digest of this environment through EVP, as in FIPS mode
+ * (tests check the paths against each other with it). The shim calls it
+ * right after loading, before any name is resolved: a slot's path is set
+ * when it is resolved. */
+static napi_value force_evp(napi_env env, napi_callback_info info) {
+  void *data;
+  fh_state *st;
+
+  CALL(env, napi_get_cb_info(env, info, NULL, NULL, NULL, &data));
+  st = data;
+  if (st->nalgs != 0) {
+    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
+             "forceEvp() must come before any digest is resolved");
+    return NULL;
+  }
+  st->force_evp = 1;
+  st->evp_only = 1;
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   fh_state *st = fh_state_new();
   napi_value encodings, evp_only;
@@ -59,6 +79,7 @@ NAPI_MODULE_INIT() {
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacAsync", NULL, fh_hmac_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFile", NULL, fh_hash_file, NULL, NULL, NULL, napi_enumerable, st },
+    { "forceEvp", NULL, force_evp, NULL, NULL, NULL, napi_enumerable, st },
     { "encodedLength", NULL, fh_encoded_length_js, NULL, NULL, NULL, napi_enumerable, st },
     { "benchCeiling", NULL, fh_bench_ceiling, NULL, NULL, NULL, napi_enumerable, st },
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
