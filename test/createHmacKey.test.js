@@ -156,4 +156,10 @@ describe('createHmacKey()', function () {
       assert.ok(growthMiB < 64, `RSS grew ${growthMiB} MiB over ${keys} dropped keys`);
     });
   });
+
+  it("digest(data, 'buffer') is not in the shared Buffer pool", function () {
+    const key = createHmacKey('sha512', 'k');
+    assert.strictEqual(key.digest('m', 'buffer').buffer.byteLength, 64);
+    assert.strictEqual(key.digest('m', { outputEncoding: 'buffer' }).buffer.byteLength, 64);
+  });
 });

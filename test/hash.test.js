@@ -325,4 +325,17 @@ describe('hash()', function () {
       for (const r of results) assert.deepStrictEqual(r, want);
     });
   });
+
+  // Strings up to 1,024 UTF-16 units are encoded into a stack buffer sized
+  // for 3 UTF-8 bytes per unit plus the NUL: these fill it exactly.
+  it('strings of 1,023 to 1,025 units of 3 UTF-8 bytes each (the stack buffer\'s edge)', function () {
+    for (const unit of ['\u4e2d', '\ud800', '\udfff', '\uffff']) {
+      for (const n of [1023, 1024, 1025]) {
+        const s = unit.repeat(n);
+        for (const alg of ['sha256', 'sha3-256']) {
+          assert.strictEqual(hash(alg, s), crypto.createHash(alg).update(s).digest('hex'), `${alg} ${n}x${escape(unit)}`);
+        }
+      }
+    }
+  });
 });

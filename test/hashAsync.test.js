@@ -82,4 +82,24 @@ describe('hashAsync()', function () {
       await assert.rejects(hashAsync('sha256', 'x', { get outputEncoding() { throw boom; } }), (err) => err === boom);
     });
   });
+
+  // With every thread of the pool busy, the job surely runs after the
+  // caller's change: only a copy made at the call gives the right digest.
+  it('captures the input when called, even when the job runs much later (pool held busy)', async function () {
+    this.timeout(120000);
+    const { hmacAsync, hmac } = require('..');
+    const big = bytes(64 << 20, 3);
+    const busy = Array.from({ length: 8 }, () => hashAsync('sha512', big));
+    const data = bytes(4096, 5);
+    const key = bytes(64, 6);
+    const want = hash('sha256', data);
+    const wantMac = hmac('sha256', key, data);
+    const pending = hashAsync('sha256', data);
+    const pendingMac = hmacAsync('sha256', key, data);
+    data.fill(0);
+    key.fill(0);
+    assert.strictEqual(await pending, want);
+    assert.strictEqual(await pendingMac, wantMac);
+    await Promise.all(busy);
+  });
 });

@@ -8,6 +8,25 @@ const { hashFile, hash } = require('..');
 const { makeFiles, rejectsWith } = require('./common');
 
 
+// A FIFO whose writer (another process) delivers `parts` in separate writes
+// with pauses between them, so reads come back short; returns the path and
+// the bytes written. Linux and macOS (mkfifo).
+function slowFifo(dir, parts) {
+  const { execFileSync, spawn } = require('child_process');
+  const fifo = path.join(dir, `fifo-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  execFileSync('mkfifo', [fifo]);
+  const chunks = parts.map((n, i) => Buffer.alloc(n, 65 + i));
+  const src = `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(fifo)}, 'w');
+    const parts = ${JSON.stringify(parts)};
+    (function next(i) {
+      if (i === parts.length) { fs.closeSync(fd); return; }
+      fs.writeSync(fd, Buffer.alloc(parts[i], 65 + i));
+      setTimeout(next, 40, i + 1);
+    })(0);`;
+  const writer = spawn(process.execPath, ['-e', src], { stdio: 'ignore' });
+  return { fifo, data: Buffer.concat(chunks), writer };
+}
+
 describe('hashFile()', function () {
   let fixture;
   before(() => { fixture = makeFiles(); });
@@ -86,5 +105,13 @@ describe('hashFile()', function () {
     const files = Object.values(fixture.files);
     const all = await Promise.all(files.concat(files).map((f) => hashFile('sha1', f)));
     all.forEach((got, i) => assert.strictEqual(got, hash('sha1', fs.readFileSync(files[i % files.length]))));
+  });
+
+  // Short reads are not the end of the file: only a read of 0 bytes is.
+  it('reads a FIFO delivered in several writes to its end', async function () {
+    this.timeout(30000);
+    const { fifo, data, writer } = slowFifo(fixture.dir, [3, 70000, 1, 5000]);
+    assert.strictEqual(await hashFile('sha256', fifo), hash('sha256', data));
+    writer.kill();
   });
 });

@@ -73,4 +73,22 @@ describe('hashMany()', function () {
       assert.strictEqual(hashMany('sha256', ['abc'])[0], hash('sha256', 'abc'));
     });
   });
+
+  // A Proxy's length is read once and normalised as Array.prototype.map
+  // reads it; what no array length can be throws a coded error.
+  it('reads inputs.length once, as Array.prototype.map does; odd lengths never leak or throw uncoded', function () {
+    const withLength = (length) => new Proxy(['a', 'b'], { get: (t, k) => (k === 'length' ? length : t[k]) });
+    const digests = (n) => ['a', 'b'].slice(0, n).map((x) => hash('md5', x));
+    for (const [length, n] of [['x', 0], [{}, 0], [null, 0], [undefined, 0], [-1, 0], [NaN, 0],
+      [1.5, 1], ['2', 2], [true, 1], [0.5, 0]]) {
+      assert.deepStrictEqual(hashMany('md5', withLength(length)), digests(n), String(length));
+    }
+    throwsWith(() => hashMany('md5', withLength(Symbol('s'))), TypeError, 'ERR_INVALID_ARG_TYPE');
+    throwsWith(() => hashMany('md5', withLength(2 ** 32)), RangeError, 'ERR_OUT_OF_RANGE');
+    throwsWith(() => hashMany('md5', withLength(Infinity)), RangeError, 'ERR_OUT_OF_RANGE');
+    const { proxy, revoke } = Proxy.revocable(['a'], {
+      get(t, k) { if (k === 'length') revoke(); return t[k]; },
+    });
+    throwsWith(() => hashMany('md5', proxy), TypeError, 'ERR_INVALID_ARG_TYPE');
+  });
 });

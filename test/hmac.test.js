@@ -185,4 +185,42 @@ describe('hmac()', function () {
       assert.strictEqual(opensslErrorProbe(), before);
     });
   });
+
+  // A MAC is a secret: it gets its own memory, not a slice of the shared
+  // 8 KiB pool that every pooled Buffer's .buffer reaches.
+  it("'buffer' output is not in the shared Buffer pool", function () {
+    const mac = hmac('sha256', 'key', 'data', 'buffer');
+    assert.strictEqual(mac.buffer.byteLength, 32);
+    assert.strictEqual(hmac('md5', 'key', 'data', { outputEncoding: 'buffer' }).buffer.byteLength, 16);
+  });
+
+  it('a refused name is refused on every call, not only the first (the name cache)', function () {
+    for (const name of ['shake128', 'SHAKE256', 'nope']) {
+      for (let i = 0; i < 3; i++) {
+        throwsWith(() => hmac(name, 'k', 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+      }
+    }
+    hash('shake128', 'x', { outputLength: 4 });
+    throwsWith(() => hmac('shake128', 'k', 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+    throwsWith(() => hmac('shake128', 'k', 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+    hmac('sha256', 'k', 'x');
+    throwsWith(() => hmac('shake128', 'k', 'x'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+  });
+
+  // A proxy of a KeyObject that never trips its trap works as the key;
+  // otherwise the error is coded.
+  it('a key look-alike that revokes itself on any trap: ERR_INVALID_ARG_TYPE or the MAC, never uncoded', function () {
+    const { createSecretKey } = require('crypto');
+    const want = hmac('sha256', 'k', 'x');
+    for (const target of [{}, Buffer.from('k'), createSecretKey(Buffer.from('k'))]) {
+      for (const trap of ['get', 'getPrototypeOf', 'has', 'ownKeys', 'getOwnPropertyDescriptor']) {
+        const r = Proxy.revocable(target, { [trap](...a) { r.revoke(); return Reflect[trap](...a); } });
+        try {
+          assert.strictEqual(hmac('sha256', r.proxy, 'x'), want, trap);
+        } catch (err) {
+          assert.strictEqual(err.code, 'ERR_INVALID_ARG_TYPE', `${trap}: ${err.message}`);
+        }
+      }
+    }
+  });
 });

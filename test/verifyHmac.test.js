@@ -99,4 +99,21 @@ describe('verifyHmac()', function () {
       throwsWith(() => verifyHmac('nope', 'k', 'm', 'aa'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
     });
   });
+
+  // Canonical padding only: the right number of characters with something
+  // other than '=' where the padding belongs is not the MAC.
+  it("is false for base64/base64url text whose padding is not '='", function () {
+    for (const alg of ['md5', 'sha1', 'sha256']) {
+      for (const enc of ['base64', 'base64url']) {
+        const bare = crypto.createHmac(alg, 'k').update('m').digest(enc).replace(/=+$/, '');
+        const padded = bare.padEnd(Math.ceil(bare.length / 4) * 4, '=');
+        assert.strictEqual(verifyHmac(alg, 'k', 'm', padded, enc), true, `${alg} ${enc}`);
+        assert.strictEqual(verifyHmac(alg, 'k', 'm', bare, enc), true, `${alg} ${enc} unpadded`);
+        for (const pad of ['A', '.', '-', '\u0000', ' ']) {
+          const wrong = bare + pad.repeat(padded.length - bare.length);
+          assert.strictEqual(verifyHmac(alg, 'k', 'm', wrong, enc), false, `${alg} ${enc} pad ${JSON.stringify(pad)}`);
+        }
+      }
+    }
+  });
 });

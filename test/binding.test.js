@@ -1,0 +1,164 @@
+'use strict';
+// The native binding called directly, as no user can through the shim: its
+// own rule is that anything at all throws a coded error instead of crashing.
+// Each case runs in a child process (a regression would crash the runner).
+// The fuzzer is seeded: FAST_HASH_FUZZ_SEED=<n> replays a run, and
+// FAST_HASH_FUZZ_CALLS sets its length. `npm run test:sanitize` runs this
+// file against the ASan build; under valgrind by hand:
+//   valgrind node test/binding.test.js fuzz
+const assert = require('assert');
+const { spawnSync } = require('child_process');
+const path = require('path');
+
+const NATIVE = path.join(__dirname, '..', 'lib', 'native.js');
+
+// ---- the child side --------------------------------------------------------
+
+// Values of every type, lengths near the limits C computes with.
+function valuePool(b) {
+  const sha = b.resolve('sha256').id;
+  const shake = b.resolve('shake128').id;
+  const key = b.hmacKeyNew(sha, 'k');
+  const dead = b.hmacKeyNew(sha, 'k');
+  b.hmacKeyDestroy(dead);
+  const detached = new Uint8Array(16);
+  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  return [
+    undefined, null, true, 0, -0, -1, 1.5, NaN, Infinity, 2 ** 31, 2 ** 32 - 1, 2 ** 32,
+    2 ** 40, 2 ** 40 + 1, 2 ** 53, 2 ** 62, 2 ** 62 + 1024, 2 ** 64, -(2 ** 63), Number.MAX_VALUE,
+    18446744073709551615n, 'x', '', 'a'.repeat(2000), '\ud800'.repeat(1024), 'sha256',
+    Symbol('s'), {}, [], () => 1, new Proxy({}, {}), Buffer.alloc(0), Buffer.alloc(31),
+    Buffer.alloc(32), Buffer.alloc(4096), new Uint16Array(3), new Float64Array(2),
+    new DataView(new ArrayBuffer(8)), new ArrayBuffer(8), new SharedArrayBuffer(8), detached,
+    sha, shake, sha | (1 << 8), sha | (255 << 8), sha | (77 << 8), shake | (255 << 8), 255, 65535,
+    key, dead, '/nonexistent', '/dev/null',
+  ];
+}
+
+// Argument lists: 0 to 7 values from the pool, chosen by a seeded PRNG.
+function* calls(b, seed, count) {
+  const pool = valuePool(b);
+  const names = Object.keys(b).filter((n) => typeof b[n] === 'function' &&
+    n !== 'benchCeiling' && n !== 'forceEvp');
+  let x = seed >>> 0 || 1;
+  const next = (n) => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x % n;
+  };
+  for (let i = 0; i < count; i++) {
+    const args = Array.from({ length: next(8) }, () => pool[next(pool.length)]);
+    yield [names[next(names.length)], args];
+  }
+}
+
+function describeArgs(args) {
+  return args.map((v) => {
+    try {
+      if (typeof v === 'string') return JSON.stringify(v.slice(0, 12));
+      if (ArrayBuffer.isView(v)) return `${v.constructor.name}(${v.byteLength})`;
+      return String(v).slice(0, 20);
+    } catch {
+      return typeof v;
+    }
+  }).join(', ');
+}
+
+// Every call either returns or throws an Error with a code; a promise the
+// same when it settles. Prints the failures, and the call before a crash.
+async function fuzz(seed, count) {
+  const b = require(NATIVE);
+  const failures = [];
+  const pending = [];
+  for (const [name, args] of calls(b, seed, count)) {
+    process.stdout.write('');
+    const label = `${name}(${describeArgs(args)})`;
+    try {
+      const r = b[name](...args);
+      if (r instanceof Promise) {
+        pending.push(r.catch((err) => {
+          if (!(err instanceof Error) || !err.code) failures.push(`${label} rejected uncoded: ${err}`);
+        }));
+      }
+    } catch (err) {
+      if (!(err instanceof Error) || !err.code) failures.push(`${label} threw uncoded: ${err}`);
+    }
+  }
+  await Promise.all(pending);
+  console.log(JSON.stringify({ failures: failures.slice(0, 20), count: failures.length }));
+}
+
+// ---- the mocha side --------------------------------------------------------
+
+function run(args, env = {}) {
+  const res = spawnSync(process.execPath, [__filename, ...args], {
+    encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000, maxBuffer: 64 << 20,
+  });
+  assert.strictEqual(res.signal, null, `child killed by ${res.signal}\n${res.stderr.slice(-3000)}`);
+  assert.strictEqual(res.status, 0, `child exited with ${res.status}\n${res.stderr.slice(-3000)}`);
+  return res.stdout;
+}
+
+function defineTests() {
+  const { describeNative } = require('./common');
+  describeNative('the native binding, called directly', function () {
+    this.timeout(600000);
+
+    it('hashMany: a length whose product with the count wraps is refused (was a heap overflow)', function () {
+      const out = run(['case', 'many-overflow']);
+      assert.strictEqual(out.trim(), 'ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE');
+    });
+
+    it('hmacKeyDigest/Verify/Destroy on undefined, null and primitives: coded errors', function () {
+      assert.strictEqual(run(['case', 'key-not-object']).trim(), 'ERR_INVALID_ARG_TYPE x 15');
+    });
+
+    it('random arguments of every type to every function: no crash, every error coded', function () {
+      const seed = Number(process.env.FAST_HASH_FUZZ_SEED) || (Math.random() * 2 ** 32) >>> 0;
+      const count = Number(process.env.FAST_HASH_FUZZ_CALLS) || 20000;
+      const res = JSON.parse(run(['fuzz', String(seed), String(count)]));
+      assert.strictEqual(res.count, 0,
+        `${res.count} uncoded errors (FAST_HASH_FUZZ_SEED=${seed} to replay):\n${res.failures.join('\n')}`);
+    });
+  });
+}
+
+const CASES = {
+  'many-overflow'() {
+    const b = require(NATIVE);
+    const shake = b.resolve('shake128').id;
+    const codes = [2 ** 62 + 1024, 2 ** 64 / 4 + 1, 2 ** 40 + 1].map((len) => {
+      try {
+        b.hashMany(shake, len, Buffer.alloc(4096), 'a', 'b', 'c', 'd');
+        return 'returned';
+      } catch (err) {
+        return err.code;
+      }
+    });
+    console.log(codes.join(' '));
+  },
+  'key-not-object'() {
+    const b = require(NATIVE);
+    const codes = [];
+    for (const v of [undefined, null, 1, 'x', Symbol('s')]) {
+      for (const call of [() => b.hmacKeyDigest(v, 0, 'x'), () => b.hmacKeyVerify(v, 0, 'x', 'y'),
+        () => b.hmacKeyDestroy(v)]) {
+        try {
+          call();
+          codes.push('returned');
+        } catch (err) {
+          codes.push(err.code);
+        }
+      }
+    }
+    const same = codes.every((c) => c === 'ERR_INVALID_ARG_TYPE');
+    console.log(same ? `ERR_INVALID_ARG_TYPE x ${codes.length}` : codes.join(' '));
+  },
+};
+
+if (require.main === module) {
+  const [mode, a, b] = process.argv.slice(2);
+  if (mode === 'case') CASES[a]();
+  else fuzz(Number(a) || 1, Number(b) || 20000);
+} else {
+  defineTests();
+}
