@@ -49,6 +49,13 @@ export interface HashOptions {
  * @throws {TypeError} `ERR_INVALID_ARG_TYPE`, `ERR_CRYPTO_INVALID_DIGEST`,
  *   `ERR_INVALID_ARG_VALUE`; {RangeError} `ERR_OUT_OF_RANGE`;
  *   {Error} `ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH`.
+ *
+ * FIPS mode: every digest goes through OpenSSL's provider machinery when
+ * FIPS mode is on at load. Switched on at run time (`crypto.setFips()`), up
+ * to 1,023 more `hash`/`hmac`/`verifyHmac`/`HmacKey` calls on a thread may
+ * run as before the switch (the addon asks OpenSSL every 1,024th call); any
+ * call that looks up a new name, makes an `HmacKey` or starts a `hashMany`,
+ * async or file digest applies it at once. See the README, "FIPS mode".
  */
 export function hash(
   algorithm: string,
@@ -133,6 +140,9 @@ export function verifyHmac(
 /**
  * HMAC states keyed once (made by `createHmacKey`): each digest costs only
  * the message blocks plus one outer block. Use it on the thread that made it.
+ * A key made before FIPS mode is switched at run time throws
+ * `ERR_INVALID_STATE` once the switch is seen (within 1,024 calls on the
+ * thread; see `hash`).
  */
 export interface HmacKey {
   /** The algorithm name as given, lower-cased. */
