@@ -16,6 +16,8 @@
         "src/encode.c",
         "src/hmac.c",
         "src/hmac_key.c",
+        "src/hasher.c",
+        "src/hasher_store.c",
         "src/many.c",
         "src/file.c",
         "src/async.c",

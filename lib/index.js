@@ -14,6 +14,7 @@ const {
   guarded, wholeView, arrayLength,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
+const { createHasher, hmacHasher } = require('./hasher');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -180,6 +181,12 @@ class HmacKey {
     const encoding = macEncodingId(macEncoding, this.verify);
     return binding.hmacKeyVerify(this.#handle, macOp(encoding), data,
       macValue(mac, encoding, this.verify));
+  }
+
+  // A streaming HMAC (a Hasher) started from the keyed states.
+  createHasher() {
+    if (!HmacKey.#isKey(this)) throw invalidThis('createHasher');
+    return hmacHasher(this.#handle, { name: this.#algorithm, size: this.#size, xof: false });
   }
 
   // Wipes the keyed states now rather than at garbage collection. Later
@@ -369,6 +376,7 @@ module.exports = {
   hash,
   hmac,
   createHmacKey,
+  createHasher,
   verifyHmac,
   hashMany,
   hashAsync,

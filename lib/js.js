@@ -239,7 +239,7 @@ function secretKey(key) {
 }
 
 function hmacKeyNew(algId, key) {
-  return { name: algAt(algId).name, key: secretKey(key) };
+  return { name: algAt(algId).name, id: algId, key: secretKey(key), states: undefined };
 }
 
 function keyOf(handle) {
@@ -261,7 +261,96 @@ function hmacKeyVerify(handle, enc, data, mac) {
 }
 
 function hmacKeyDestroy(handle) {
-  keyOf(handle).key = undefined;
+  const k = keyOf(handle);
+  k.key = undefined;
+  k.states = undefined;
+}
+
+// ---- hashers --------------------------------------------------------------
+// A hasher is a Hash object (Hash#copy makes its copies). An HMAC hasher is
+// two: the inner and outer states keyed by hand (RFC 2104), since Hmac has
+// no copy(). Each HmacKey keys its pair once; its hashers start from copies.
+// { hash, outer, length, xof }: hash undefined once finished.
+
+function hasherNew(algId, length) {
+  const alg = algAt(algId);
+  return { hash: makeHash(alg, length), outer: undefined, length: alg.xof ? length : alg.size, xof: alg.xof };
+}
+
+function liveHasher(handle) {
+  if (handle === null || typeof handle !== 'object' || !('outer' in handle)) {
+    throw makeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Not a Hasher');
+  }
+  if (handle.hash === undefined) throw makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+  return handle;
+}
+
+function hasherUpdate(handle, data) {
+  update(liveHasher(handle).hash, data);
+}
+
+function hasherDigest(handle, enc) {
+  const h = liveHasher(handle);
+  const { hash, outer } = h;
+  h.hash = h.outer = undefined;
+  if (outer === undefined) return emit(hash.digest(), encodingAt(enc));
+  const inner = hash.digest();
+  try {
+    return emit(outer.update(inner).digest(), encodingAt(enc));
+  } finally {
+    inner.fill(0);
+  }
+}
+
+function hasherCopy(handle, length) {
+  const { hash, outer, xof, length: own } = liveHasher(handle);
+  if (typeof hash.copy !== 'function') {
+    throw makeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM',
+      'This runtime cannot copy this HMAC hasher');
+  }
+  return {
+    hash: xof ? hash.copy({ outputLength: length }) : hash.copy(),
+    outer: outer === undefined ? undefined : outer.copy(),
+    length: xof ? length : own,
+    xof,
+  };
+}
+
+function hasherFree(handle) {
+  if (handle !== null && typeof handle === 'object' && 'outer' in handle) handle.hash = handle.outer = undefined;
+}
+
+function hmacKeyHasher(handle) {
+  const k = keyOf(handle);
+  const { size, block } = algAt(k.id);
+  // A digest whose block size could not be learnt: the runtime's Hmac
+  // itself, which cannot be copied.
+  if (block === 0) return { hash: crypto.createHmac(k.name, k.key), outer: undefined, length: size, xof: false };
+  if (k.states === undefined) k.states = keyStates(k.name, k.key, block);
+  return { hash: k.states.inner.copy(), outer: k.states.outer.copy(), length: size, xof: false };
+}
+
+// The keyed inner and outer states: K0 is the key, or its digest when it is
+// longer than a block, zero-padded; inner absorbs K0 ^ ipad, outer K0 ^ opad.
+function keyStates(name, keyObject, block) {
+  const key = keyObject.export();
+  const k0 = Buffer.alloc(block);
+  try {
+    if (key.length > block) {
+      const digest = crypto.createHash(name).update(key).digest();
+      digest.copy(k0);
+      digest.fill(0);
+    } else {
+      key.copy(k0);
+    }
+    for (let i = 0; i < block; i++) k0[i] ^= 0x36;
+    const inner = crypto.createHash(name).update(k0);
+    for (let i = 0; i < block; i++) k0[i] ^= 0x36 ^ 0x5c;
+    return { inner, outer: crypto.createHash(name).update(k0) };
+  } finally {
+    key.fill(0);
+    k0.fill(0);
+  }
 }
 
 // ---- many -----------------------------------------------------------------
@@ -401,6 +490,12 @@ module.exports = {
   hmacKeyDigest,
   hmacKeyVerify,
   hmacKeyDestroy,
+  hasherNew,
+  hasherUpdate,
+  hasherDigest,
+  hasherCopy,
+  hasherFree,
+  hmacKeyHasher,
   hashMany,
   hashAsync,
   hmacAsync,

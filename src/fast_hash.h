@@ -134,6 +134,7 @@ typedef struct {
   int fips;          /* FIPS mode as of the last fetch */
   int evp_only;      /* force_evp or fips: no low-level path */
   uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
+  struct fh_hashers *hashers; /* hasher.c: this environment's hasher states */
 } fh_state;
 
 fh_state *fh_state_new(void);
@@ -397,6 +398,61 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_digest(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_verify(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info);
+
+/* An HmacKey's keyed states (hmac_key.c), read by hasher.c to start a
+ * streaming HMAC. */
+typedef struct {
+  fh_alg alg;                 /* a copy holding its own EVP_MD reference */
+  fh_ll_ctx inner, outer;     /* keyed states, low-level kinds */
+  EVP_MD_CTX *inner_evp, *outer_evp;  /* keyed states, EVP kinds */
+  int live;                   /* cleared by destroy() */
+  int fips;                   /* FIPS mode when keyed: a key never outlives
+                                 a switch (its digest was fetched before) */
+} fh_hmac_key;
+
+/* The HmacKey behind `value`: ours, not destroyed, keyed under the FIPS
+ * mode in force (as per-call paths see it: every FH_FIPS_CHECK_EVERY calls).
+ * Returns 1, or 0 with an exception pending. */
+int fh_hmac_key_get(napi_env env, fh_state *st, napi_value value,
+                    const fh_hmac_key **out);
+
+/* ---- hashers (hasher_store.c, hasher.c) ----------------------------------- */
+
+/* One hasher's state: a slot of the environment's store. */
+typedef struct {
+  uint32_t gen;           /* the generation its token names */
+  uint8_t kind;           /* fh_kind, fixed at start (FIPS mode may change
+                             the algorithm slot's kind later) */
+  uint8_t xof;
+  uint8_t hmac;           /* digest() finishes the outer state too */
+  uint32_t size;          /* the digest's own output length */
+  size_t length;          /* output bytes digest() gives */
+  EVP_MD_CTX *evp;        /* EVP kinds: the (inner) state */
+  EVP_MD_CTX *outer_evp;  /* EVP kinds, HMAC: the outer state */
+  fh_ll_ctx ll[2];        /* low-level kinds: the (inner) state and, for
+                             HMAC, the outer one */
+} fh_hasher;
+
+/* A free slot set up for a hasher of `kind` (EVP contexts made for EVP
+ * kinds, low-level states left to the caller), and its token for JS.
+ * Returns NULL with an exception pending. */
+fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
+                           int64_t *token);
+/* The live hasher a token names, or NULL (never issued, or released). */
+fh_hasher *fh_hasher_find(fh_state *st, int64_t token);
+/* Wipes and frees a hasher's state and frees its slot: its token is dead. */
+void fh_hasher_release(napi_env env, fh_state *st, int64_t token);
+
+/* ---- exported functions (hasher.c) --------------------------------------- */
+
+napi_value fh_hasher_new(napi_env env, napi_callback_info info);
+napi_value fh_hasher_update(napi_env env, napi_callback_info info);
+napi_value fh_hasher_digest(napi_env env, napi_callback_info info);
+napi_value fh_hasher_copy(napi_env env, napi_callback_info info);
+napi_value fh_hmac_key_hasher(napi_env env, napi_callback_info info);
+napi_value fh_hasher_free(napi_env env, napi_callback_info info);
+/* Wipes and frees every hasher state of the environment (at its teardown). */
+void fh_hashers_free(fh_state *st);
 
 /* ---- exported functions (many.c, file.c, async.c) ------------------------ */
 

@@ -9,14 +9,7 @@
 
 #include "fast_hash.h"
 
-typedef struct {
-  fh_alg alg;                 /* a copy holding its own EVP_MD reference */
-  fh_ll_ctx inner, outer;     /* keyed states, low-level kinds */
-  EVP_MD_CTX *inner_evp, *outer_evp;  /* keyed states, EVP kinds */
-  int live;                   /* cleared by destroy() */
-  int fips;                   /* FIPS mode when keyed: a key never outlives
-                                 a switch (its digest was fetched before) */
-} fh_hmac_key;
+/* fh_hmac_key is in fast_hash.h: hasher.c starts streaming HMACs from it. */
 
 /* Tells our externals from anyone else's before the pointer is trusted. */
 static const napi_type_tag hmac_key_tag = {
@@ -153,6 +146,21 @@ static int get_key(napi_env env, napi_value value, fh_hmac_key **out) {
   fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
            "Invalid state: the HmacKey has been destroyed");
   return 0;
+}
+
+int fh_hmac_key_get(napi_env env, fh_state *st, napi_value value,
+                    const fh_hmac_key **out) {
+  fh_hmac_key *k;
+
+  if (!get_key(env, value, &k)) return 0;
+  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
+  if (k->fips != st->fips) {
+    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
+             "Invalid state: FIPS mode changed since the HmacKey was made");
+    return 0;
+  }
+  *out = k;
+  return 1;
 }
 
 /* Loads a keyed state into the working one. */

@@ -6,6 +6,7 @@
 static void finalize_state(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
+  fh_hashers_free(data);
   fh_state_free(data);
 }
 
@@ -74,6 +75,12 @@ NAPI_MODULE_INIT() {
     { "hmacKeyDigest", NULL, fh_hmac_key_digest, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyVerify", NULL, fh_hmac_key_verify, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyDestroy", NULL, fh_hmac_key_destroy, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherNew", NULL, fh_hasher_new, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherUpdate", NULL, fh_hasher_update, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherDigest", NULL, fh_hasher_digest, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherCopy", NULL, fh_hasher_copy, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherFree", NULL, fh_hasher_free, NULL, NULL, NULL, napi_enumerable, st },
+    { "hmacKeyHasher", NULL, fh_hmac_key_hasher, NULL, NULL, NULL, napi_enumerable, st },
     { "hashMany", NULL, fh_hash_many, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFileSync", NULL, fh_hash_file_sync, NULL, NULL, NULL, napi_enumerable, st },
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },

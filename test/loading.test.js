@@ -7,7 +7,7 @@ const fastHash = require('..');
 describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
     assert.deepStrictEqual(Object.keys(fastHash).sort(),
-      ['createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
+      ['createHasher', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
         'hashMany', 'hmac', 'hmacAsync', 'implementation', 'verifyHmac']);
   });
 

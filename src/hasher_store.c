@@ -1,0 +1,193 @@
+/* The store of one environment's hasher states.
+ *
+ * A hasher is a slot in chunks of FH_CHUNK_SLOTS, named in JS by a token
+ * (a number: the slot's index and the generation it was handed out in), not
+ * by a Node-API object. An object with a finalizer costs about 0.4 us to
+ * make on Node 20 and its finalizer runs only after a collection and a
+ * turn of the event loop; a token costs a bit test to check. Slots are
+ * handed out lowest first, so live hashers stay in the first chunks, and a
+ * chunk left empty is freed (one is kept spare, so a count of live hashers
+ * moving across a chunk edge does not malloc and free a chunk per hasher).
+ * Chunks are reported to V8 as external memory, as are EVP contexts.
+ *
+ * A stale token (its slot released, maybe handed out again since) names no
+ * hasher: the generation differs. Generations wrap after 2^29 hand-outs of
+ * one slot; only a direct call into the binding could keep a token that
+ * long, and a wrong token only ever reaches a live slot of this store. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fast_hash.h"
+
+#define FH_CHUNK_SLOTS 64
+#define FH_INDEX_BITS 24
+#define FH_GEN_BITS 29
+#define FH_MAX_CHUNKS ((1u << FH_INDEX_BITS) / FH_CHUNK_SLOTS)
+
+/* What an EVP context costs beyond its pointer: OpenSSL's context and the
+ * provider's state (an estimate; SHA-3's, ~400 bytes, is the largest). */
+#define FH_EVP_CTX_BYTES 512
+
+typedef struct {
+  uint64_t used;  /* bit i: slot[i] is live */
+  fh_hasher slot[FH_CHUNK_SLOTS];
+} fh_chunk;
+
+struct fh_hashers {
+  fh_chunk **chunks;  /* NULL entries: freed chunks */
+  uint32_t nchunks;   /* entries in chunks */
+  uint32_t hint;      /* every chunk below it exists and is full */
+  uint32_t empty;     /* chunks that exist with no live slot */
+  uint32_t serial;    /* hand-outs so far: the next generation */
+};
+
+static void report(napi_env env, int64_t bytes) {
+  int64_t unused;
+
+  if (env != NULL) napi_adjust_external_memory(env, bytes, &unused);
+}
+
+/* The index of a chunk with a free slot, made (or the table grown) when
+ * none exists; -1 with an exception pending. */
+static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
+  uint32_t c = s->hint, n;
+  fh_chunk **grown;
+
+  while (c < s->nchunks && s->chunks[c] != NULL && ~s->chunks[c]->used == 0) c++;
+  if (c == s->nchunks) {
+    n = s->nchunks == 0 ? 4 : 2 * s->nchunks;
+    if (c >= FH_MAX_CHUNKS) goto full;
+    if (n > FH_MAX_CHUNKS) n = FH_MAX_CHUNKS;
+    grown = realloc(s->chunks, n * sizeof(*grown));
+    if (grown == NULL) goto oom;
+    memset(grown + s->nchunks, 0, (n - s->nchunks) * sizeof(*grown));
+    s->chunks = grown;
+    s->nchunks = n;
+  }
+  if (s->chunks[c] == NULL) {
+    if ((s->chunks[c] = calloc(1, sizeof(fh_chunk))) == NULL) goto oom;
+    s->empty++;
+    report(env, sizeof(fh_chunk));
+  }
+  s->hint = c;
+  return c;
+full:
+  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+           "Too many hashers in use at once (%u)", 1u << FH_INDEX_BITS);
+  return -1;
+oom:
+  fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+           "Failed to allocate memory for a hasher");
+  return -1;
+}
+
+/* Makes the EVP contexts a hasher of h->kind needs. */
+static int make_contexts(napi_env env, fh_hasher *h) {
+  h->evp = h->outer_evp = NULL;
+  if (h->kind != FH_KIND_EVP) return 1;
+  h->evp = EVP_MD_CTX_new();
+  if (h->hmac) h->outer_evp = EVP_MD_CTX_new();
+  if (h->evp != NULL && (!h->hmac || h->outer_evp != NULL)) {
+    report(env, (h->hmac ? 2 : 1) * FH_EVP_CTX_BYTES);
+    return 1;
+  }
+  EVP_MD_CTX_free(h->evp);
+  EVP_MD_CTX_free(h->outer_evp);
+  fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+           "Failed to allocate memory for a hasher");
+  return 0;
+}
+
+fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
+                           int64_t *token) {
+  struct fh_hashers *s = st->hashers;
+  int64_t c;
+  fh_chunk *chunk;
+  fh_hasher *h;
+  int i;
+
+  if (s == NULL && (s = st->hashers = calloc(1, sizeof(*s))) == NULL) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate memory for a hasher");
+    return NULL;
+  }
+  /* Token 0 is never handed out: NaN and other junk read as 0. */
+  if (s->serial == 0) s->serial = 1;
+  if ((c = chunk_with_room(env, s)) < 0) return NULL;
+  chunk = s->chunks[c];
+  i = __builtin_ctzll(~chunk->used);
+  h = &chunk->slot[i];
+  h->kind = (uint8_t)kind;
+  h->hmac = (uint8_t)hmac;
+  if (!make_contexts(env, h)) return NULL;
+  if (chunk->used == 0) s->empty--;
+  chunk->used |= 1ull << i;
+  h->gen = s->serial++ & ((1u << FH_GEN_BITS) - 1);
+  *token = (int64_t)h->gen << FH_INDEX_BITS | (c * FH_CHUNK_SLOTS + i);
+  return h;
+}
+
+fh_hasher *fh_hasher_find(fh_state *st, int64_t token) {
+  struct fh_hashers *s = st->hashers;
+  uint64_t index = (uint64_t)token & ((1u << FH_INDEX_BITS) - 1);
+  uint64_t c = index / FH_CHUNK_SLOTS, i = index % FH_CHUNK_SLOTS;
+  fh_chunk *chunk;
+
+  if (s == NULL || token < 0 || token >> (FH_INDEX_BITS + FH_GEN_BITS) != 0 ||
+      c >= s->nchunks || (chunk = s->chunks[c]) == NULL ||
+      !(chunk->used >> i & 1) ||
+      chunk->slot[i].gen != (uint64_t)token >> FH_INDEX_BITS)
+    return NULL;
+  return &chunk->slot[i];
+}
+
+/* Wipes what h holds and frees its contexts. */
+static void wipe_hasher(napi_env env, fh_hasher *h) {
+  size_t n = h->kind == FH_KIND_EVP ? 0 : fh_ll_size((fh_kind)h->kind);
+
+  if (h->evp != NULL) report(env, -(h->outer_evp != NULL ? 2 : 1) * FH_EVP_CTX_BYTES);
+  /* EVP_MD_CTX_free clears the provider state before freeing it. */
+  EVP_MD_CTX_free(h->evp);
+  EVP_MD_CTX_free(h->outer_evp);
+  h->evp = h->outer_evp = NULL;
+  fh_wipe(&h->ll[0], n);
+  if (h->hmac) fh_wipe(&h->ll[1], n);
+}
+
+void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {
+  struct fh_hashers *s = st->hashers;
+  fh_hasher *h = fh_hasher_find(st, token);
+  uint32_t index = (uint32_t)(token & ((1u << FH_INDEX_BITS) - 1));
+  uint32_t c = index / FH_CHUNK_SLOTS;
+  fh_chunk *chunk;
+
+  if (h == NULL) return;
+  wipe_hasher(env, h);
+  chunk = s->chunks[c];
+  chunk->used &= ~(1ull << (index % FH_CHUNK_SLOTS));
+  if (c < s->hint) s->hint = c;
+  if (chunk->used != 0) return;
+  /* Empty: kept if it is the only empty one, else freed. */
+  if (s->empty++ == 0) return;
+  s->empty--;
+  free(chunk);
+  s->chunks[c] = NULL;
+  report(env, -(int64_t)sizeof(fh_chunk));
+}
+
+void fh_hashers_free(fh_state *st) {
+  struct fh_hashers *s = st->hashers;
+  uint32_t c;
+  int i;
+
+  if (s == NULL) return;
+  for (c = 0; c < s->nchunks; c++) {
+    if (s->chunks[c] == NULL) continue;
+    for (i = 0; i < FH_CHUNK_SLOTS; i++)
+      if (s->chunks[c]->used >> i & 1) wipe_hasher(NULL, &s->chunks[c]->slot[i]);
+    free(s->chunks[c]);
+  }
+  free(s->chunks);
+  free(s);
+  st->hashers = NULL;
+}
