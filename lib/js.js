@@ -168,12 +168,15 @@ function hash(op, data, length) {
   return digestOf(alg, data, length, encodingAt(op >> 8));
 }
 
-function hmacOf(name, key, data) {
-  return update(crypto.createHmac(name, key), data).digest();
+// The MAC of data under key: a Buffer, or straight into the text of
+// `encoding` (node:crypto makes it natively: no Buffer, nothing to wipe).
+function hmacOf(name, key, data, encoding) {
+  const h = update(crypto.createHmac(name, key), data);
+  return encoding === undefined || encoding === 'buffer' ? h.digest() : h.digest(encoding);
 }
 
 function hmac(op, key, data) {
-  return emitSecret(hmacOf(algAt(op & 0xff).name, key, data), encodingAt(op >> 8));
+  return hmacOf(algAt(op & 0xff).name, key, data, encodingAt(op >> 8));
 }
 
 // A MAC in `encoding`; bytes only turned into text are wiped.
@@ -252,7 +255,7 @@ function keyOf(handle) {
 
 function hmacKeyDigest(handle, enc, data) {
   const { name, key } = keyOf(handle);
-  return emitSecret(hmacOf(name, key, data), encodingAt(enc));
+  return hmacOf(name, key, data, encodingAt(enc));
 }
 
 function hmacKeyVerify(handle, enc, data, mac) {
