@@ -209,14 +209,21 @@ const fmtRatio = (x) => (x === null ? 'n/a' : `${x.toFixed(2)}x`);
 const fmtNs = (ns) => (ns < 10000 ? ns.toFixed(1) : ns.toFixed(0));
 
 // ---- report -------------------------------------------------------------------
+// Bun and Deno report Node and V8 versions too (the ones they are
+// compatible with): the runtime and its crypto library are named, so a Bun
+// run does not read as a Node one.
 function envInfo() {
   const cpus = os.cpus();
-  return { node: process.version, v8: process.versions.v8, openssl: process.versions.openssl,
+  const v = process.versions;
+  const runtime = v.bun ? `Bun ${v.bun}` : v.deno ? `Deno ${v.deno}` : `Node ${process.version}`;
+  const cryptoLib = v.boringssl ? `BoringSSL ${v.boringssl.slice(0, 12)}` : `OpenSSL ${v.openssl}`;
+  return { runtime, node: process.version, v8: v.v8, openssl: v.openssl, crypto: cryptoLib,
     cpu: cpus.length ? cpus[0].model : 'unknown', cores: cpus.length };
 }
 
-const printEnv = (env) =>
-  console.log(`Node ${env.node}, V8 ${env.v8}, OpenSSL ${env.openssl}, CPU ${env.cpu} x ${env.cores} cores`);
+const printEnv = (env) => console.log(env.runtime.startsWith('Node') ?
+  `${env.runtime}, V8 ${env.v8}, ${env.crypto}, CPU ${env.cpu} x ${env.cores} cores` :
+  `${env.runtime} (as Node ${env.node}), ${env.crypto}, CPU ${env.cpu} x ${env.cores} cores`);
 
 function printHeader(env, opts, names) {
   printEnv(env);

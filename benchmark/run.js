@@ -11,8 +11,14 @@
 // Prints a table per question, then headline lines; writes JSON and an SVG
 // chart to benchmark/results/ (and benchmark/chart.svg after a full run).
 //
+// fast-hash is whichever implementation lib/binding.js picks:
+// FAST_HASH_IMPLEMENTATION=js measures the JavaScript one (over node:crypto)
+// against the same peers and the native addon's ceiling. The header, every
+// table title, the headlines and the JSON say which was measured.
+//
 // Then (unless filtered, or with --no-alloc) the native allocations per call
-// (benchmark/alloc, the same table as `npm run bench:alloc`).
+// (benchmark/alloc, the same table as `npm run bench:alloc`; skipped, with a
+// line saying so, when fast-hash is not the native addon).
 //
 // Usage: node benchmark/run.js [--quick] [--question a,b | digests,strings,...]
 //          [--alg sha256,md5] [--size 16,64,1KiB,1MiB] [--budget-ms 1200] [--warmup-ms 100]
@@ -22,7 +28,7 @@
 const fs = require('fs');
 const path = require('path');
 const bench = require('./common');
-const { loadLibs } = require('./suite/peers');
+const { loadLibs, IMPLEMENTATION, LABEL } = require('./suite/peers');
 const { QUESTIONS, ALGS, SIZES, HAS_CRYPTO_HASH } = require('./suite/questions');
 const report = require('./suite/report');
 const { chart } = require('./svg');
@@ -104,6 +110,17 @@ async function cell(libs, q, table, alg, size, opts) {
   return { question: q.id, table: table.title, alg, enc: table.enc || 'hex', size, bytes: row.bytes, perOp: k, peers };
 }
 
+// ---- implementation -------------------------------------------------------------
+// One line: which implementation fast-hash ran and why, and where the
+// ceiling comes from.
+function describeImplementation({ fastHash, requested, ceiling, ceilingMissing }) {
+  const why = requested ? `FAST_HASH_IMPLEMENTATION=${requested}` :
+    fastHash === 'native' ? 'the default' : 'the fallback where the addon does not load';
+  const what = fastHash === 'native' ? 'the C addon' : "over the runtime's node:crypto";
+  const ceil = ceiling ? `ceiling: the ${ceiling}` : `no ceiling column (the addon cannot load: ${ceilingMissing})`;
+  return `${LABEL}, ${what}, ${why}; ${ceil}`;
+}
+
 // ---- chart --------------------------------------------------------------------
 // Question (a), one panel per algorithm: each implementation's speed-up over
 // crypto.hash (createHash on a Node without it), by input size.
@@ -112,15 +129,17 @@ function chartSpec(results, env, libs) {
   const rows = results.filter((r) => r.question === 'a');
   const algs = [...new Set(rows.map((r) => r.alg))];
   const names = ['fast-hash', 'crypto.hash', 'createHash', 'hash-wasm', 'noble', 'ceiling'];
+  const label = (name) => (name === 'ceiling' ? 'ceiling (digest alone)' :
+    name === 'fast-hash' && IMPLEMENTATION.fastHash !== 'native' ? LABEL : name);
   return {
     title: `Speed-up over ${base}, Buffer input, hex output (higher is faster)`,
-    subtitle: `Node ${env.node}, OpenSSL ${env.openssl}, ${env.cpu} x ${env.cores}; ` +
+    subtitle: `${LABEL}; ${env.runtime}, ${env.crypto}, ${env.cpu} x ${env.cores}; ` +
       Object.entries(libs.versions).map(([k, v]) => `${k} ${v}`).join(', ') + '; best of interleaved 2 ms batches',
     xLabel: 'input size (bytes, log scale)', yLabel: `${base} time / implementation time (log scale)`,
     panels: algs.map((alg) => ({
       title: alg,
       series: names.map((name) => ({
-        name: name === 'ceiling' ? 'ceiling (digest alone)' : name,
+        name: label(name),
         points: rows.filter((r) => r.alg === alg && r.peers[name])
           .map((r) => [r.size, r.peers[base].bestNs / r.peers[name].bestNs]),
       })).filter((s) => s.points.length),
@@ -135,6 +154,8 @@ async function main() {
   const env = bench.envInfo();
   const libs = await loadLibs();
   bench.printEnv(env);
+  const measured = describeImplementation(IMPLEMENTATION);
+  console.log(`measured: ${measured}`);
   const have = Object.entries(libs.versions).map(([k, v]) => `${k} ${v}`);
   const node = `${HAS_CRYPTO_HASH ? 'crypto.hash' : 'no crypto.hash on this Node'}, createHash, createHmac`;
   console.log(`peers: node:crypto (${node})${have.length ? `, ${have.join(', ')}` : ''}` +
@@ -151,7 +172,7 @@ async function main() {
         let head;
         for (const size of sizes) {
           const r = await cell(libs, q, table, alg, size, opts);
-          head ||= report.printHead(q.id, table.title, q.primary, Object.keys(r.peers));
+          head ||= report.printHead(q.id, `${table.title} [${LABEL}]`, q.primary, Object.keys(r.peers));
           report.printRow(head, r);
           results.push(r);
         }
@@ -159,36 +180,39 @@ async function main() {
     }
   }
 
-  // Native allocations per call, in child processes of their own.
+  // Native allocations per call, in child processes of their own (count()
+  // says so and returns no rows where fast-hash is not the addon).
   let allocations = null;
   if (opts.alloc && !opts.filtered) {
     console.log('');
     const counted = alloc.count(opts.quick ? 20000 : 100000);
     if (counted.code !== 0) throw new Error('counting allocations failed');
-    allocations = counted.rows;
+    if (counted.rows.length) allocations = counted.rows;
   }
 
   // Results: JSON and chart under benchmark/results/ (gitignored); the chart
-  // of a full, unfiltered run is also benchmark/chart.svg (committed).
+  // of a full, unfiltered run of the native addon is also benchmark/chart.svg
+  // (committed: the README's chart is the addon's).
   const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
   const dir = path.join(__dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const { questions, sizes, ...settings } = opts;
   const options = { ...settings, questions: questions?.map((q) => q.id) };
-  const json = { env, libs: libs.versions, options, elapsedSec, results, allocations };
+  const implementation = { ...IMPLEMENTATION, label: LABEL, measured };
+  const json = { env, implementation, libs: libs.versions, options, elapsedSec, results, allocations };
   const files = [path.join(dir, `run-${stamp}.json`), path.join(dir, `run-${stamp}.svg`)];
   fs.writeFileSync(files[0], JSON.stringify(json, null, 1));
   const svg = results.some((r) => r.question === 'a') ? chart(chartSpec(results, env, libs)) : null;
   if (svg) fs.writeFileSync(files[1], svg);
   else files.pop();
-  if (svg && !opts.quick && !opts.filtered) {
+  if (svg && !opts.quick && !opts.filtered && IMPLEMENTATION.fastHash === 'native') {
     fs.writeFileSync(path.join(__dirname, 'chart.svg'), svg);
     files.push(path.join(__dirname, 'chart.svg'));
   }
   const wrote = files.map((f) => path.relative(process.cwd(), f)).join(', ');
   console.log(`\ndone in ${elapsedSec.toFixed(1)} s; wrote ${wrote}`);
-  report.headlines(results, opts.algs || ALGS);
+  report.headlines(results, opts.algs || ALGS, LABEL, measured);
   if (allocations) {
     const pick = (re) => allocations.filter((r) => re.test(r.name)).map((r) => `${r.name} ${r.main.toFixed(2)}`);
     console.log(`headline native allocations per call (main thread): ${pick(/^hash\('sha256', 64B Buffer\) |^HmacKey/).join(', ')}`);

@@ -11,7 +11,9 @@
 // A window of 0 calls (same code, same reads) is the baseline that removes
 // what the reading itself allocates. Each figure is
 // (median of 5 N-call windows - median of 5 empty windows) / N.
-// Linux only (glibc's __libc_malloc and LD_PRELOAD).
+// Linux only (glibc's __libc_malloc and LD_PRELOAD). The cases are the
+// native addon's calls: where fast-hash runs its js implementation
+// (FAST_HASH_IMPLEMENTATION=js, or no addon), nothing is counted.
 
 const { spawnSync } = require('child_process');
 const crypto = require('crypto');
@@ -91,6 +93,13 @@ function count(calls, print = console.log) {
   const rows = [];
   if (process.platform !== 'linux') {
     print(`bench:alloc: skipped, Linux only (needs glibc and LD_PRELOAD; this is ${process.platform})`);
+    return { code: 0, rows };
+  }
+  const { implementation } = require('../..');
+  if (implementation !== 'native') {
+    print(`bench:alloc: skipped, fast-hash runs its ${implementation} implementation here` +
+      `${process.env.FAST_HASH_IMPLEMENTATION ? ` (FAST_HASH_IMPLEMENTATION=${process.env.FAST_HASH_IMPLEMENTATION})` : ''};` +
+      ' the counts are of the native addon\'s calls (FAST_HASH_IMPLEMENTATION=native to count them)');
     return { code: 0, rows };
   }
 

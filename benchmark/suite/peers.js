@@ -3,6 +3,11 @@
 // one(): a single result for the check, loop(c, n): n calls }. The peer
 // libraries are loaded once (both are ESM; hash-wasm's hashers are made by
 // promises, but are synchronous once made).
+//
+// fast-hash runs whichever implementation lib/binding.js picks
+// (FAST_HASH_IMPLEMENTATION=js|native); the ceiling is always the native
+// addon's, loaded here on its own, so js rows are measured against the same
+// digest alone. Where the addon cannot load (Bun, Deno) there is no ceiling.
 
 const crypto = require('crypto');
 const fs = require('fs');
@@ -10,6 +15,25 @@ const path = require('path');
 const fastHash = require('../..');
 const binding = require('../../lib/binding');
 const { tag } = require('../common');
+
+// { addon } or { error }: the addon for the ceiling, or why it cannot load.
+function loadNative() {
+  try {
+    return { addon: require('../../lib/native') };
+  } catch (err) {
+    return { addon: null, error: err && err.message ? err.message.split('\n')[0] : String(err) };
+  }
+}
+const native = loadNative();
+
+// What this run measures, for the header, the JSON and the headlines.
+const IMPLEMENTATION = {
+  fastHash: fastHash.implementation,
+  requested: process.env.FAST_HASH_IMPLEMENTATION || null,
+  ceiling: native.addon ? 'native addon (benchCeiling)' : null,
+  ceilingMissing: native.addon ? null : native.error,
+};
+const LABEL = `fast-hash (${fastHash.implementation} implementation)`;
 
 // Each peer's loop is compiled fresh for each cell, so no call site in it
 // ever sees two algorithms, input types or libraries: every peer runs as
@@ -33,14 +57,17 @@ function peer(name, expr, scope, { prelude = '', pick = '' } = {}) {
 // makes, in a native loop). One op digests each of `parts` (HMAC: two
 // digests), `repeat` times (hashMany: one per item of the list). Its result
 // is what an op would cost with no JS, argument or result work at all.
+// null where the addon cannot load (the caller drops it from its peers).
 function ceiling(alg, parts, repeat = 1) {
-  const id = binding.resolve(alg).id;
+  const addon = native.addon;
+  if (!addon) return null;
+  const id = addon.resolve(alg).id;
   return {
     name: 'ceiling',
     one: () => null,
     loop(c, n) {
       let s = 0;
-      for (const p of parts) s += binding.benchCeiling(id, p, n * repeat);
+      for (const p of parts) s += addon.benchCeiling(id, p, n * repeat);
       return s | 0;
     },
   };
@@ -82,4 +109,6 @@ const NOBLE = {
 const wasmHasher = (libs, alg) => (libs.wasm && WASM[alg] ? WASM[alg](libs.wasm) : null);
 const nobleFn = (libs, alg) => (libs.noble && NOBLE[alg] ? NOBLE[alg](libs.noble) : null);
 
-module.exports = { peer, ceiling, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding };
+module.exports = {
+  peer, ceiling, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding, IMPLEMENTATION, LABEL,
+};

@@ -82,7 +82,7 @@ async function hmacRow(libs, alg, data) {
   const { block, size } = binding.resolve(alg);
   peers.push(ceiling(alg, [bytes(block + data.length), bytes(block + size)]));
   const expected = crypto.createHmac(alg, key).update(data).digest('hex');
-  return { peers, expected, bytes: data.length, cleanup: () => hk.destroy() };
+  return { peers: peers.filter(Boolean), expected, bytes: data.length, cleanup: () => hk.destroy() };
 }
 
 // ---- (e): hashMany vs loops (after many.js) ---------------------------------------

@@ -57,41 +57,46 @@ function printRow(head, row) {
 
 // ---- headlines ------------------------------------------------------------------
 // The figures a closing note quotes, from this run's rows (n/a where the run
-// did not measure them: filters, or a Node without crypto.hash).
-function headlines(results, algs) {
+// did not measure them: filters, a Node without crypto.hash, no addon for the
+// ceiling). `label` names the implementation measured, on every line that
+// quotes it: a line copied out of the output still says which it was. On a
+// Node without crypto.hash the digest lines compare with createHash, the call
+// a user would write there instead.
+function headlines(results, algs, label, measured) {
   const find = (q, alg, size, enc) => results.find((r) => r.question === q && r.alg === alg && r.size === size &&
     (enc === undefined || r.enc === enc));
-  const lines = [];
+  const lines = [`measured: ${measured}`];
   for (const size of [16, 64]) {
     for (const alg of algs) {
       const r = find('a', alg, size);
       if (!r) continue;
-      const fh = r.peers['fast-hash'], c = r.peers.ceiling, ch = r.peers['crypto.hash'];
-      lines.push(`${alg} ${size} B Buffer hex: fast-hash ${fmtNs(fh.bestNs)} ns, ` +
-        `${fmtNs(fh.bestNs - c.bestNs)} ns above ceiling (${fmtNs(c.bestNs)} ns); ` +
-        `vs crypto.hash ${ch ? fmtX(ch.bestNs / fh.bestNs) : 'n/a'}`);
+      const fh = r.peers['fast-hash'], c = r.peers.ceiling;
+      const base = r.peers['crypto.hash'] ? 'crypto.hash' : 'createHash';
+      const above = c ? `${fmtNs(fh.bestNs - c.bestNs)} ns above ceiling (${fmtNs(c.bestNs)} ns)` : 'no ceiling';
+      lines.push(`${alg} ${size} B Buffer hex: ${label} ${fmtNs(fh.bestNs)} ns, ${above}; ` +
+        `vs ${base} ${fmtX(r.peers[base].bestNs / fh.bestNs)}`);
     }
   }
-  if (!lines.length) lines.push('Buffer hex at 16 and 64 B: not measured in this run');
+  if (lines.length === 1) lines.push('Buffer hex at 16 and 64 B: not measured in this run');
   const b = find('c', 'sha256', 64, 'buffer');
   const bch = b && b.peers['crypto.hash'];
-  lines.push(`sha256 64 B 'buffer' output: fast-hash vs crypto.hash(..., 'buffer') ` +
+  lines.push(`sha256 64 B 'buffer' output: ${label} vs crypto.hash(..., 'buffer') ` +
     `${bch ? fmtX(bch.bestNs / b.peers['fast-hash'].bestNs) : 'n/a (not measured)'}`);
-  const big = algs.map((alg) => [alg, find('a', alg, 1 << 20)]).filter(([, r]) => r)
+  const big = algs.map((alg) => [alg, find('a', alg, 1 << 20)]).filter(([, r]) => r && r.peers.ceiling)
     .map(([alg, r]) => `${alg} ${(r.peers['fast-hash'].bestNs / r.peers.ceiling.bestNs).toFixed(3)}`);
-  lines.push(`fast-hash / ceiling at 1 MiB: ${big.length ? big.join(', ') : 'not measured'}`);
+  lines.push(`${label} / ceiling at 1 MiB: ${big.length ? big.join(', ') : 'not measured'}`);
   for (const alg of ['sha256', 'sha512']) {
     const h = find('d', alg, 64);
     if (h) {
       const x = (n) => fmtX(h.peers.createHmac.bestNs / h.peers[n].bestNs);
-      lines.push(`HMAC-${alg} 64 B: hmac vs createHmac ${x('hmac')}, ` +
+      lines.push(`HMAC-${alg} 64 B, ${label}: hmac vs createHmac ${x('hmac')}, ` +
         `HmacKey#digest vs createHmac ${x('HmacKey#digest')}`);
     }
   }
   const m = find('e', 'sha256', 64);
   if (m) {
     const x = (n) => (m.peers[n] ? fmtX(m.peers[n].bestNs / m.peers.hashMany.bestNs) : 'n/a');
-    lines.push(`hashMany sha256 64 B items: hash() loop / hashMany ${x('hash() loop')}, ` +
+    lines.push(`hashMany sha256 64 B items, ${label}: hash() loop / hashMany ${x('hash() loop')}, ` +
       `crypto.hash loop / hashMany ${x('crypto.hash loop')}`);
   }
   console.log('');

@@ -1,0 +1,127 @@
+'use strict';
+// Where the time of the js implementation goes: for each case, the call a
+// user would write instead (node:crypto), the js binding called directly
+// (lib/js.js: algorithm and encoding from their ids, then node:crypto), and
+// the whole fast-hash call (lib/index.js's checks, then the binding), timed
+// interleaved in the same rounds as the suite times its cells. The steps
+// between the rows are the cost of each layer. The user's call is timed
+// twice, as two peers: how far the two copies differ is how far apart two
+// identical calls read here, the smallest difference worth reading.
+//
+// Usage: FAST_HASH_IMPLEMENTATION=js node benchmark/js-layers.js [--size 16,64] [--budget-ms 1200]
+//        (Bun picks the js implementation on its own: bun benchmark/js-layers.js)
+// Prints one table per case, then headline lines of the ratios to node:crypto.
+
+const crypto = require('crypto');
+const bench = require('./common');
+const { peer } = require('./suite/peers');
+const fh = require('..');
+const binding = require('../lib/binding');
+
+function parseArgs(argv) {
+  const opts = { sizes: [16, 64], budgetMs: 1200, batchMs: 2, warmupMs: 100, minRounds: 15 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const v = argv[i + 1];
+    if (argv[i] === '--size' && v) opts.sizes = v.split(',').map(Number);
+    else if (argv[i] === '--budget-ms' && +v > 0) opts.budgetMs = +v;
+    else {
+      console.error('usage: node benchmark/js-layers.js [--size 16,64] [--budget-ms N]');
+      process.exit(2);
+    }
+  }
+  return opts;
+}
+
+function bytes(size, mul = 31, add = 7) {
+  const b = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) b[i] = (i * mul + add) & 255;
+  return b;
+}
+
+// ---- cases ----------------------------------------------------------------------
+// Each: a title, the expected result, and peers in layer order (outermost
+// last). `op` is what lib/index.js passes the binding for this call.
+const KEY = bytes(32, 73, 11);
+const HAS_CRYPTO_HASH = typeof crypto.hash === 'function';
+
+function digestCase(size, enc) {
+  const data = bytes(size), alg = 'sha256';
+  const op = binding.resolve(alg).id | (binding.encodings[enc] << 8);
+  const digestEnc = enc === 'buffer' ? undefined : enc; // createHash's digest() gives a Buffer
+  const s = { crypto, hash: fh.hash, bhash: binding.hash, alg, data, enc, digestEnc, op };
+  const arg = enc === 'hex' ? '' : ', enc';
+  const user = HAS_CRYPTO_HASH ? `crypto.hash(alg, data${arg})` : 'crypto.createHash(alg).update(data).digest(digestEnc)';
+  return {
+    title: `sha256 ${size} B, ${enc} output`,
+    expected: crypto.createHash(alg).update(data).digest(digestEnc),
+    peers: [
+      HAS_CRYPTO_HASH && peer('crypto.hash', user, s),
+      peer('createHash', 'crypto.createHash(alg).update(data).digest(digestEnc)', s),
+      peer('control: the user\'s call again', user, s),
+      peer('binding.hash', 'bhash(op, data, 32)', s),
+      peer('fast-hash hash', `hash(alg, data${arg})`, s),
+    ].filter(Boolean),
+  };
+}
+
+function hmacCase(size) {
+  const data = bytes(size), alg = 'sha256', key = KEY;
+  const op = binding.resolve(alg).id;
+  const keyObject = crypto.createSecretKey(key), hk = fh.createHmacKey(alg, key);
+  const s = { crypto, hmac: fh.hmac, bhmac: binding.hmac, alg, key, keyObject, hk, data, op };
+  return {
+    title: `HMAC-sha256 ${size} B, 32-byte key, hex output`,
+    expected: crypto.createHmac(alg, key).update(data).digest('hex'),
+    peers: [
+      peer('createHmac', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
+      peer('control: createHmac again', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
+      peer('createHmac, digest() then hex', "crypto.createHmac(alg, key).update(data).digest().toString('hex')", s),
+      peer('createHmac(KeyObject)', "crypto.createHmac(alg, keyObject).update(data).digest('hex')", s),
+      peer('binding.hmac', 'bhmac(op, key, data)', s),
+      peer('fast-hash hmac', 'hmac(alg, key, data)', s),
+      peer('fast-hash HmacKey#digest', 'hk.digest(data)', s),
+    ],
+  };
+}
+
+// ---- main -----------------------------------------------------------------------
+function run(c, opts) {
+  for (const p of c.peers) bench.checkResult(p.name, c.title, p.one(), c.expected);
+  const m = bench.measureBudget(c.peers, {}, opts);
+  const base = m['crypto.hash'] || m.createHash || m.createHmac;
+  const baseName = m['crypto.hash'] ? 'crypto.hash' : m.createHash ? 'createHash' : 'createHmac';
+  console.log(`\n${c.title}   (best ns/op, median in parentheses; vs: ${baseName} / this)`);
+  for (const p of c.peers) {
+    const r = m[p.name];
+    console.log(`  ${p.name.padEnd(30)}${bench.fmtNs(r.bestNs).padStart(9)} (${bench.fmtNs(r.medianNs)})`.padEnd(56) +
+      `${(base.bestNs / r.bestNs).toFixed(2)}x`.padStart(8));
+  }
+  return { title: c.title, peers: Object.fromEntries(Object.entries(m).map(([k, r]) =>
+    [k, { bestNs: r.bestNs, medianNs: r.medianNs }])) };
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  // The binding is called here as lib/index.js calls the js one (the addon
+  // takes a 'buffer' result's Buffer from its caller).
+  if (binding.implementation !== 'js') {
+    console.error('js-layers: fast-hash runs its native implementation here; set FAST_HASH_IMPLEMENTATION=js');
+    process.exit(2);
+  }
+  bench.printEnv(bench.envInfo());
+  console.log(`fast-hash (${fh.implementation} implementation); binding: ${binding.implementation}`);
+  const cases = [];
+  for (const size of opts.sizes) {
+    cases.push(digestCase(size, 'hex'), digestCase(size, 'base64'), digestCase(size, 'buffer'), hmacCase(size));
+  }
+  const results = cases.map((c) => run(c, opts));
+  console.log('');
+  for (const r of results) {
+    const p = r.peers, base = p['crypto.hash'] || p.createHash || p.createHmac;
+    const mine = p['fast-hash hash'] || p['fast-hash hmac'];
+    console.log(`headline ${r.title}: ${base === p.createHmac ? 'createHmac' : base === p.createHash ? 'createHash' :
+      'crypto.hash'} / fast-hash (${fh.implementation}) ${(base.bestNs / mine.bestNs).toFixed(2)}x`);
+  }
+}
+
+main();
