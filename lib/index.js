@@ -39,7 +39,15 @@ function hash(algorithm, data, options) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
     return bytes(binding.hash, alg.id | BUFFER_OP, data, alg.size, alg.size);
   }
+  if (options === lastEncodingName) {
+    if (alg === undefined) alg = hashAlgorithm(algorithm);
+    return binding.hash(alg.id | lastEncodingOp, data, alg.size);
+  }
   const { encoding, length: requested } = parseOptions(options, true, hash);
+  if (typeof options === 'string' && isNativeText(encoding)) {
+    lastEncodingName = options;
+    lastEncodingOp = encoding << 8;
+  }
   if (alg === undefined) alg = hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
   if (isNativeText(encoding)) return binding.hash(alg.id | (encoding << 8), data, length);
@@ -48,6 +56,11 @@ function hash(algorithm, data, options) {
 
 const BUFFER_OP = ENC_BUFFER << 8;
 const FILLS_OUTPUT = binding.fillsOutput;
+
+// The last output encoding given by name that the binding makes (base64,
+// say), so a run of calls with it skips the option parsing.
+let lastEncodingName = 'hex';
+let lastEncodingOp = ENC_HEX << 8;
 
 // A 'buffer' result of fn(a, b, c), `length` bytes: into a Buffer made here
 // where the binding fills one (native: a pooled Buffer costs less than one

@@ -170,8 +170,11 @@ function emit(bytes, encoding) {
 }
 
 function hash(op, data, length) {
-  const alg = algAt(op & 0xff);
-  return digestOf(alg, data, length, encodingAt(op >> 8));
+  const alg = algs[op & 0xff];
+  const encoding = ENCODING_NAMES[op >> 8];
+  // The common case in one step: a fixed-length digest to the one-shot.
+  if (alg !== undefined && !alg.xof && encoding !== undefined) return oneShot(alg.name, data, encoding);
+  return digestOf(algAt(op & 0xff), data, length, encodingAt(op >> 8));
 }
 
 // The MAC of data under key: a Buffer, or straight into the text of
