@@ -45,15 +45,54 @@ function flushSoon() {
 const kConstruct = Symbol('fast-hash Hasher');
 let register; // (hashers) => registers the unfinished ones; set in the class
 
+// Notes a hasher that has a native state, to be registered if it is still
+// unfinished at the end of the job.
+function note(hasher) {
+  if (!RELEASES) return;
+  if (pending.push(hasher) >= PENDING_MAX) {
+    flush();
+  } else if (!flushQueued) {
+    flushQueued = true;
+    queueMicrotask(flushSoon);
+  }
+}
+
+// ---- staging ------------------------------------------------------------------
+// A call into the addon costs about as much as Hash#update does in all, so
+// short parts are not sent one by one: Uint8Array parts (Buffers included)
+// are copied into a STAGE-byte Buffer of the hasher's own, sent when it
+// would overflow, before a part that is not staged, and at digest(). A
+// plain hasher makes no native state until then: when everything fits the
+// stage, digest() is one one-shot hash() of it. The copy is taken at
+// update(), so changing a part afterwards changes nothing, as with Hash.
+// (Stages come out of Buffer's pool: no native allocation per hasher.)
+const STAGE = 256;
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name);
+const tagOf = intrinsic(Symbol.toStringTag).get;
+const byteLengthOf = intrinsic('byteLength').get;
+const setBytes = intrinsic('set').value;
+const ReflectApply = Reflect.apply;
+const allocUnsafe = Buffer.allocUnsafe;
+const EMPTY = new Uint8Array(0);
+// Stages of finished hashers, reused: a loop of hashers allocates none.
+const spares = [];
+const MAX_SPARES = 16;
+const BUFFER_OP = ENC_BUFFER << 8;
+
 // An incremental digest (createHasher) or streaming HMAC
 // (hmacKey.createHasher()). Usable on the thread that created it.
 class Hasher {
-  #handle;
-  #alg;        // { name, size, xof }
+  #handle;     // the binding's; undefined until a plain hasher needs one
+  #alg;        // resolve()'s entry, or for HMAC { name, size, xof: false }
   #length;     // output bytes
   #hmac;
   #finished = false;
   #cell;       // the registry's held value, once registered
+  #stage;      // staged bytes: #stage[0, #used)
+  #used = 0;
+  #text;       // a first UTF-8 string part, kept as it is (strings cannot
+               // change) until the hasher has a native state
 
   constructor(token, handle, alg, length, hmac) {
     if (token !== kConstruct) {
@@ -64,13 +103,7 @@ class Hasher {
     this.#alg = alg;
     this.#length = length;
     this.#hmac = hmac;
-    if (RELEASES) {
-      if (pending.push(this) >= PENDING_MAX) flush();
-      else if (!flushQueued) {
-        flushQueued = true;
-        queueMicrotask(flushSoon);
-      }
-    }
+    if (handle !== undefined) note(this);
   }
 
   // `#handle in x` throws for primitives: a method taken off its object must
@@ -104,8 +137,53 @@ class Hasher {
     } else if (!ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.update);
     }
-    binding.hasherUpdate(this.#handle, data);
+    // Checked: nothing below refuses the part.
+    if (typeof data === 'string') {
+      if (this.#handle === undefined && this.#used === 0 && this.#text === undefined) {
+        this.#text = data;
+      } else {
+        this.#send(data);
+      }
+      return this;
+    }
+    if (ReflectApply(tagOf, data, []) === 'Uint8Array') {
+      const n = ReflectApply(byteLengthOf, data, []);
+      if (n <= STAGE - this.#used && this.#text === undefined) {
+        if (n !== 0) this.#stageBytes(data, n);
+        return this;
+      }
+      this.#send(n < STAGE ? undefined : data);
+      if (n < STAGE) this.#stageBytes(data, n);
+      return this;
+    }
+    this.#send(data);
     return this;
+  }
+
+  #stageBytes(data, n) {
+    let stage = this.#stage;
+    if (stage === undefined) stage = this.#stage = spares.length !== 0 ? spares.pop() : allocUnsafe(STAGE);
+    ReflectApply(setBytes, stage, [data, this.#used]);
+    this.#used += n;
+  }
+
+  // Sends what is kept (the first string, the staged bytes), then `data` if
+  // given, to the native state (made now if there is none).
+  #send(data) {
+    let handle = this.#handle;
+    if (handle === undefined) {
+      handle = this.#handle = binding.hasherNew(this.#alg.id, this.#length);
+      note(this);
+    }
+    if (this.#text !== undefined) {
+      binding.hasherUpdate(handle, this.#text);
+      this.#text = undefined;
+    }
+    if (this.#used !== 0) {
+      binding.hasherUpdate(handle, this.#stage, this.#used);
+      this.#used = 0;
+    }
+    if (data !== undefined) binding.hasherUpdate(handle, data);
   }
 
   digest(options) {
@@ -120,19 +198,52 @@ class Hasher {
       encoding = spec.encoding;
       if (spec.length >= 0) length = spec.length;
     }
-    this.#finished = true;
-    if (this.#cell !== undefined) this.#cell.handle = undefined;
     let handle = this.#handle;
+    if (handle === undefined) {
+      this.#finished = true;
+      const result = this.#text !== undefined ? textShot(this.#alg.id, this.#text, length, encoding) :
+        oneShot(this.#alg.id, this.#stage ?? EMPTY, this.#used, length, encoding);
+      this.#spare();
+      return result;
+    }
     if (length !== this.#length) {
       // A length of its own for this digest (XOFs): a copy squeezes it.
+      if (this.#used !== 0) this.#send(undefined);
       const copy = binding.hasherCopy(handle, length);
       binding.hasherFree(handle);
       handle = copy;
     }
+    // The staged bytes go with the digest call.
+    const stage = this.#stage ?? EMPTY;
+    const used = this.#used;
+    this.#finished = true;
+    if (this.#cell !== undefined) this.#cell.handle = undefined;
+    let result;
     if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-      return binding.hasherDigest(handle, encoding);
+      result = binding.hasherDigest(handle, encoding, stage, used);
+    } else if (!FILLS_OUTPUT) {
+      result = fromBuffer(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
+    } else {
+      const out = allocUnsafe(length);
+      binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
+      result = fromBuffer(out, encoding);
     }
-    return fromBuffer(digestBytes(handle, length), encoding);
+    this.#spare();
+    return result;
+  }
+
+  // A finished hasher's stage goes to the spares, for the next hasher.
+  #spare() {
+    const stage = this.#stage;
+    if (stage === undefined) return;
+    this.#stage = undefined;
+    if (spares.length < MAX_SPARES) spares.push(stage);
+  }
+
+  // A copy's stage: the whole of the original's (cheaper than cutting it).
+  #stageCopy(stage, used) {
+    this.#stageBytes(stage, STAGE);
+    this.#used = used;
   }
 
   copy(options) {
@@ -142,8 +253,11 @@ class Hasher {
     // HMAC ignores outputLength, as createHmac does.
     const length = this.#hmac ? checkObject(options, this.copy) ?? this.#length :
       hasherLength(options, this.#alg, this.copy);
-    return new Hasher(kConstruct, binding.hasherCopy(this.#handle, length), this.#alg, length,
-      this.#hmac);
+    const handle = this.#handle === undefined ? undefined : binding.hasherCopy(this.#handle, length);
+    const copy = new Hasher(kConstruct, handle, this.#alg, length, this.#hmac);
+    copy.#text = this.#text;
+    if (this.#used !== 0) copy.#stageCopy(this.#stage, this.#used);
+    return copy;
   }
 
   get [Symbol.toStringTag]() {
@@ -158,21 +272,35 @@ function flush() {
   register(list);
 }
 
+// A plain hasher's digest when all it was given is one string: hash() of it.
+function textShot(id, text, length, encoding) {
+  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
+    return binding.hash(id | (encoding << 8), text, length);
+  }
+  if (!FILLS_OUTPUT) return fromBuffer(binding.hash(id | BUFFER_OP, text, length), encoding);
+  const out = allocUnsafe(length);
+  binding.hash(id | BUFFER_OP, text, length, out);
+  return fromBuffer(out, encoding);
+}
+
+// A plain hasher's digest when everything it was given is staged (n bytes
+// of `stage`): one one-shot of them.
+function oneShot(id, stage, n, length, encoding) {
+  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
+    return binding.hashPrefix(id | (encoding << 8), stage, n, length);
+  }
+  if (!FILLS_OUTPUT) return fromBuffer(binding.hashPrefix(id | BUFFER_OP, stage, n, length), encoding);
+  const out = allocUnsafe(length);
+  binding.hashPrefix(id | BUFFER_OP, stage, n, length, out);
+  return fromBuffer(out, encoding);
+}
+
 function invalidThis(what) {
   return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type Hasher (${what})`);
 }
 
 function finalized(caller) {
   return makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called', caller);
-}
-
-// The digest's bytes, `length` of them: into a Buffer made here where the
-// binding fills one, else the binding's own.
-function digestBytes(handle, length) {
-  if (!FILLS_OUTPUT) return binding.hasherDigest(handle, ENC_BUFFER);
-  const out = Buffer.allocUnsafe(length);
-  binding.hasherDigest(handle, ENC_BUFFER, out);
-  return out;
 }
 
 // ---- arguments ----------------------------------------------------------------
@@ -238,11 +366,22 @@ function hasherLength(options, alg, caller) {
 
 // ---- the entry points ---------------------------------------------------------
 
+// The name of the previous createHasher() call and its entry, as hash()
+// keeps them.
+let lastName = '';
+let lastAlg;
+
 function createHasher(algorithm, options) {
-  checkAlgorithm(algorithm, createHasher);
-  const alg = lookupAlgorithm(algorithm, createHasher);
+  let alg = lastAlg;
+  if (algorithm !== lastName || alg === undefined) {
+    checkAlgorithm(algorithm, createHasher);
+    alg = lookupAlgorithm(algorithm, createHasher);
+    lastName = algorithm;
+    lastAlg = alg;
+  }
   const length = options === undefined ? alg.size : hasherLength(options, alg, createHasher);
-  return new Hasher(kConstruct, binding.hasherNew(alg.id, length), alg, length, false);
+  // The native state is made when first needed (see staging).
+  return new Hasher(kConstruct, undefined, alg, length, false);
 }
 
 // hmacKey.createHasher(): `handle` is the key's binding handle; `alg` its

@@ -297,12 +297,22 @@ function liveHasher(handle) {
   return handle;
 }
 
-function hasherUpdate(handle, data) {
-  update(liveHasher(handle).hash, data);
+function hasherUpdate(handle, data, length) {
+  const { hash } = liveHasher(handle);
+  if (length === undefined) {
+    update(hash, data);
+    return;
+  }
+  const bytes = typeof data === 'string' ? Buffer.from(data) : viewBytes(data);
+  if (!(Number.isSafeInteger(length) && length >= 0 && length <= bytes.length)) {
+    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `The length ${length} is more than the data's ${bytes.length} bytes`);
+  }
+  update(hash, bytes.subarray(0, length));
 }
 
-function hasherDigest(handle, enc) {
+function hasherDigest(handle, enc, tail, n) {
   const h = liveHasher(handle);
+  if (n > 0) hasherUpdate(handle, tail, n);
   const { hash, outer } = h;
   h.hash = h.outer = undefined;
   if (outer === undefined) return emit(hash.digest(), encodingAt(enc));
@@ -326,6 +336,10 @@ function hasherCopy(handle, length) {
     length: xof ? length : own,
     xof,
   };
+}
+
+function hashPrefix(op, data, n, length) {
+  return hash(op, viewBytes(data).subarray(0, n), length);
 }
 
 function hasherFree(handle) {
@@ -508,6 +522,7 @@ module.exports = {
   hasherCopy,
   hasherFree,
   hmacKeyHasher,
+  hashPrefix,
   hashMany,
   hashAsync,
   hmacAsync,

@@ -65,10 +65,30 @@ napi_value fh_hasher_new(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* hasherUpdate(token, data): data is a string (UTF-8) or a view. */
+/* Cuts `in` to its first n bytes, n given by `value` (no more than it has).
+ * Returns 1, or 0 with an exception pending (in released). */
+static int cut_input(napi_env env, napi_value value, fh_input *in) {
+  size_t n;
+
+  if (!fh_get_size(env, value, &n)) {
+    fh_input_release(in);
+    return 0;
+  }
+  if (n <= in->len) {
+    in->len = n;
+    return 1;
+  }
+  fh_input_release(in);
+  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+           "The length %zu is more than the data's %zu bytes", n, in->len);
+  return 0;
+}
+
+/* hasherUpdate(token, data[, length]): data is a string (UTF-8) or a view;
+ * with length, only its first length bytes (the shim's staged parts). */
 napi_value fh_hasher_update(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   void *self;
   int64_t token;
   fh_hasher *h;
@@ -77,7 +97,8 @@ napi_value fh_hasher_update(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if ((h = get_hasher(env, self, argv[0], &token)) == NULL ||
-      !fh_get_input(env, argv[1], &in))
+      !fh_get_input(env, argv[1], &in) ||
+      (argc > 2 && !cut_input(env, argv[2], &in)))
     return NULL;
   ok = h->kind == FH_KIND_EVP
            ? EVP_DigestUpdate(h->evp, in.data, in.len)
@@ -132,11 +153,32 @@ static uint8_t *digest_target(napi_env env, const fh_hasher *h,
   return NULL;
 }
 
-/* hasherDigest(token, encodingId[, buffer]) -> string, or fills buffer.
+/* Absorbs the first n bytes of `tail` (n given by `nv`) into h: the parts
+ * the shim staged, sent with digest() rather than in a call of their own.
+ * Returns 1, or 0 with an exception pending. */
+static int absorb_tail(napi_env env, fh_hasher *h, napi_value tail,
+                       napi_value nv) {
+  fh_input in;
+  size_t n;
+  int ok;
+
+  if (!fh_get_size(env, nv, &n)) return 0;
+  if (n == 0) return 1;
+  if (!fh_get_input(env, tail, &in) || !cut_input(env, nv, &in)) return 0;
+  ok = h->kind == FH_KIND_EVP
+           ? EVP_DigestUpdate(h->evp, in.data, in.len)
+           : fh_ll_update((fh_kind)h->kind, &h->ll[0], in.data, in.len);
+  fh_input_release(&in);
+  if (!ok) fh_throw_openssl(env, "Digest update");
+  return ok;
+}
+
+/* hasherDigest(token, encodingId, tail, n[, buffer]) -> string, or fills
+ * buffer: the digest of everything absorbed and then tail's first n bytes.
  * Once the state is finished it is wiped and freed, whatever else fails. */
 napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
-  size_t argc = 3, length;
-  napi_value argv[3], into, result = NULL;
+  size_t argc = 5, length;
+  napi_value argv[5], into, result = NULL;
   void *self;
   int64_t token;
   fh_hasher *h;
@@ -145,10 +187,11 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  into = FH_OPTIONAL_ARG(argc, argv, 2);
+  into = FH_OPTIONAL_ARG(argc, argv, 4);
   if ((h = get_hasher(env, self, argv[0], &token)) == NULL ||
       !fh_get_u32(env, argv[1], &enc) ||
-      (out = digest_target(env, h, into, enc, stack)) == NULL)
+      (out = digest_target(env, h, into, enc, stack)) == NULL ||
+      !absorb_tail(env, h, argv[2], argv[3]))
     return NULL;
   ok = hasher_final(h, out);
   length = h->length;
@@ -246,4 +289,49 @@ napi_value fh_hasher_free(napi_env env, napi_callback_info info) {
   if (napi_get_value_int64(env, argv[0], &token) == napi_ok)
     fh_hasher_release(env, self, token);
   return NULL;
+}
+
+/* Where a one-shot writes: the caller's Buffer `into` (exactly outlen
+ * bytes), else `stack`, which holds EVP_MAX_MD_SIZE. NULL with an exception
+ * pending. */
+static uint8_t *one_shot_target(napi_env env, napi_value into, size_t outlen,
+                                uint8_t *stack) {
+  uint8_t *out;
+
+  if (into != NULL) return fh_get_output_of(env, into, outlen, &out) ? out : NULL;
+  if (outlen <= EVP_MAX_MD_SIZE) return stack;
+  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+           "Outputs over %d bytes need an output Buffer", EVP_MAX_MD_SIZE);
+  return NULL;
+}
+
+/* hashPrefix(op, data, n, length[, buffer]) -> string, or fills buffer: as
+ * hash(op, data, length[, buffer]) of data's first n bytes. The digest of a
+ * hasher whose parts all sit in the shim's stage: one call, and no view made
+ * to cut the stage (a view costs V8 about as much as this call). */
+napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
+  size_t argc = 5, outlen;
+  napi_value argv[5], into, result = NULL;
+  void *self;
+  uint32_t op;
+  const fh_alg *alg;
+  fh_input in;
+  uint8_t stack[EVP_MAX_MD_SIZE], *out;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, self, op & 0xff, &alg))
+    return NULL;
+  outlen = alg->size;
+  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
+  into = FH_OPTIONAL_ARG(argc, argv, 4);
+  if ((out = one_shot_target(env, into, outlen, stack)) == NULL ||
+      !fh_get_input(env, argv[1], &in) || !cut_input(env, argv[2], &in))
+    return NULL;
+  if (!fh_digest_env(self, alg, in.data, in.len, out, outlen))
+    fh_throw_openssl(env, "Digest");
+  else if (into == NULL)
+    fh_make_string(env, (fh_encoding)(op >> 8), out, outlen, &result);
+  fh_input_release(&in);
+  if (out == stack) fh_wipe(stack, outlen);
+  return result;
 }
