@@ -28,6 +28,24 @@
 //   hmacKeyDigest(handle, enc, data[, out])  -> as hmac
 //   hmacKeyVerify(handle, enc, data, mac)    -> as hmacVerify
 //   hmacKeyDestroy(handle)                   later use: ERR_INVALID_STATE
+//   hasherNew(algId, length)                 -> handle of a new hasher
+//       (length: output bytes, read for XOFs only)
+//   hmacKeyHasher(keyHandle)                 -> handle of an HMAC hasher
+//       started from copies of the key's keyed states
+//   hasherUpdate(handle, data[, n])          absorbs data (a string as
+//       UTF-8, or a view), only its first n bytes when n is given
+//   hasherDigest(handle, enc, tail, n[, out]) -> as hash, of everything
+//       absorbed and then tail's first n bytes (a view); the handle is
+//       finished: any later use throws ERR_CRYPTO_HASH_FINALIZED
+//   hasherCopy(handle, length)               -> handle of a copy (length as
+//       in hasherNew)
+//   hasherFree(handle)                       finishes a hasher dropped
+//       unfinished (a finished or unknown one: nothing)
+//   hashPrefix(op, data, n, length[, out])   -> as hash, of data's first n
+//       bytes
+//   Native handles are numbers naming slots of the addon's store (a stale
+//   one names nothing); the shim frees those of hashers collected
+//   unfinished with hasherFree.
 //   hashMany(op, length, into, ...inputs)    -> one string, each digest at
 //       encodedLength(enc, length) characters, or an array of strings; with
 //       a Buffer `into`, digest i fills its i-th slice
