@@ -1,0 +1,119 @@
+'use strict';
+// hmacKey.createHasher(): streaming HMAC from the key's precomputed states,
+// equal to createHmac fed the same parts, for every HMAC algorithm and key
+// length, with copies; what the key's life does to its hashers.
+const assert = require('assert');
+const crypto = require('crypto');
+const { createHmacKey } = require('..');
+const binding = require('../lib/binding');
+const { throwsWith, bytes, hmacAlgorithms, keyInputs, sweep } = require('./common');
+
+const ALGORITHMS = hmacAlgorithms();
+
+function prng(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x % n;
+  };
+}
+
+describe('hmacKey.createHasher()', function () {
+  it('equals createHmac fed the same parts: every algorithm, key lengths about the block, random splits', function () {
+    this.timeout(600000);
+    const pick = prng(0x4a3c);
+    const cases = [];
+    for (const alg of ALGORITHMS) {
+      const { block } = binding.resolve(alg);
+      for (const keyLen of [0, 1, block - 1, block, block + 1, 1000]) {
+        const rawKey = bytes(keyLen, keyLen + 5);
+        const key = createHmacKey(alg, rawKey);
+        for (const n of [0, 1, 55, 64, 65, 127, 128, block, block + 1, 255, 256, 257, 700]) {
+          const msg = bytes(n, n + 11);
+          const cuts = [0, ...Array.from({ length: pick(5) }, () => pick(n + 1)).sort((a, b) => a - b), n];
+          const parts = cuts.slice(1).map((end, i) => msg.subarray(cuts[i], end))
+            .map((p, i) => (i % 3 === 1 ? p.toString('hex') : i % 3 === 2 ? new DataView(p.buffer, p.byteOffset, p.length) : p));
+          const ref = crypto.createHmac(alg, rawKey);
+          const ours = key.createHasher();
+          for (const p of parts) {
+            if (typeof p === 'string') { ref.update(p, 'hex'); ours.update(p, 'hex'); } else { ref.update(p); ours.update(p); }
+          }
+          const out = ['hex', undefined, 'base64', { outputEncoding: 'latin1' }][pick(4)];
+          cases.push([`${alg} key ${keyLen} msg ${n} in ${parts.length}`, () => ours.digest(out),
+            ref.digest(typeof out === 'object' ? out.outputEncoding : out)]);
+        }
+      }
+    }
+    assert.ok(sweep(cases) > 1000);
+  });
+
+  it('takes every key type createHmacKey takes', function () {
+    for (const [label, key, source] of keyInputs(70)) {
+      const h = createHmacKey('sha256', key).createHasher().update('part one, ').update(Buffer.from('part two'));
+      assert.strictEqual(h.digest('hex'), crypto.createHmac('sha256', source).update('part one, part two').digest('hex'), label);
+    }
+  });
+
+  it('copies (and copies of copies) carry on apart', function () {
+    const cases = [];
+    for (const alg of ['sha256', 'sha1', 'md5', 'sha512', 'sha3-256', 'blake2b512'].filter((a) => ALGORITHMS.includes(a))) {
+      const key = createHmacKey(alg, 'copied key');
+      const mac = (...parts) => parts.reduce((h, p) => h.update(p), crypto.createHmac(alg, 'copied key')).digest('hex');
+      const head = bytes(100);
+      const h = key.createHasher().update(head);
+      const c1 = h.copy().update('one');
+      const c2 = c1.copy().update(Buffer.alloc(300, 9));
+      const c3 = c2.copy().copy({ outputLength: 5 }).update('three');
+      h.update('zero');
+      cases.push([`${alg} original`, () => h.digest('hex'), mac(head, 'zero')]);
+      cases.push([`${alg} copy`, () => c1.digest('hex'), mac(head, 'one')]);
+      cases.push([`${alg} copy of copy`, () => c2.digest('hex'), mac(head, 'one', Buffer.alloc(300, 9))]);
+      cases.push([`${alg} copy of a copy of a copy (outputLength ignored)`, () => c3.digest('hex'),
+        mac(head, 'one', Buffer.alloc(300, 9), 'three')]);
+    }
+    sweep(cases);
+  });
+
+  it('the algorithm is the key\'s, lower-cased; digest ignores outputLength, as createHmac does', function () {
+    const key = createHmacKey('SHA512', 'k');
+    const h = key.createHasher();
+    assert.strictEqual(h.algorithm, 'sha512');
+    assert.strictEqual(h.update('m').digest({ outputLength: 7, outputEncoding: 'hex' }),
+      crypto.createHmac('sha512', 'k').update('m').digest('hex'));
+  });
+
+  it('a hasher keeps its own copy of the states: destroying the key later does not touch it', function () {
+    const key = createHmacKey('sha256', 'k');
+    const h = key.createHasher().update('a');
+    const i = key.createHasher();
+    key.destroy();
+    assert.strictEqual(h.update('b').digest('hex'), crypto.createHmac('sha256', 'k').update('ab').digest('hex'));
+    assert.strictEqual(i.copy().digest('hex'), crypto.createHmac('sha256', 'k').digest('hex'));
+    throwsWith(() => key.createHasher(), Error, 'ERR_INVALID_STATE');
+  });
+
+  it('finalisation and a foreign this, as for createHasher()', function () {
+    const key = createHmacKey('sha256', 'k');
+    const h = key.createHasher().update('a');
+    h.digest();
+    throwsWith(() => h.update('b'), Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+    throwsWith(() => h.digest(), Error, 'ERR_CRYPTO_HASH_FINALIZED');
+    throwsWith(() => h.copy(), Error, 'ERR_CRYPTO_HASH_FINALIZED');
+    for (const self of [undefined, {}, 1, h]) {
+      throwsWith(() => key.createHasher.call(self), TypeError, 'ERR_INVALID_THIS');
+    }
+    throwsWith(() => key.createHasher().update(5), TypeError, 'ERR_INVALID_ARG_TYPE');
+  });
+
+  it('HMAC keys and hashers interleaved across algorithms stay apart', function () {
+    const live = ALGORITHMS.map((alg) => [alg, createHmacKey(alg, `key ${alg}`).createHasher(), crypto.createHmac(alg, `key ${alg}`)]);
+    for (let round = 0; round < 20; round++) {
+      for (const [, ours, ref] of live) {
+        const part = bytes(round * 13, round);
+        ours.update(part);
+        ref.update(part);
+      }
+    }
+    for (const [alg, ours, ref] of live) assert.strictEqual(ours.digest('hex'), ref.digest('hex'), alg);
+  });
+});
