@@ -452,6 +452,7 @@ napi_value fh_hasher_copy(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_hasher(napi_env env, napi_callback_info info);
 napi_value fh_hasher_free(napi_env env, napi_callback_info info);
 napi_value fh_hash_prefix(napi_env env, napi_callback_info info);
+napi_value fh_hasher_store_stats(napi_env env, napi_callback_info info);
 /* Wipes and frees every hasher state of the environment (at its teardown). */
 void fh_hashers_free(fh_state *st);
 

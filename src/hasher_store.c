@@ -39,12 +39,17 @@ struct fh_hashers {
   uint32_t hint;      /* every chunk below it exists and is full */
   uint32_t empty;     /* chunks that exist with no live slot */
   uint32_t serial;    /* hand-outs so far: the next generation */
+  uint32_t live;      /* slots in use */
+  int64_t reported;   /* bytes told to V8, in all */
 };
 
-static void report(napi_env env, int64_t bytes) {
+/* Tells V8 of bytes the store holds (negative: gave back). */
+static void report(napi_env env, struct fh_hashers *s, int64_t bytes) {
   int64_t unused;
 
-  if (env != NULL) napi_adjust_external_memory(env, bytes, &unused);
+  if (env == NULL) return;
+  s->reported += bytes;
+  napi_adjust_external_memory(env, bytes, &unused);
 }
 
 /* The index of a chunk with a free slot, made (or the table grown) when
@@ -67,7 +72,7 @@ static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
   if (s->chunks[c] == NULL) {
     if ((s->chunks[c] = calloc(1, sizeof(fh_chunk))) == NULL) goto oom;
     s->empty++;
-    report(env, sizeof(fh_chunk));
+    report(env, s, sizeof(fh_chunk));
   }
   s->hint = c;
   return c;
@@ -82,13 +87,13 @@ oom:
 }
 
 /* Makes the EVP contexts a hasher of h->kind needs. */
-static int make_contexts(napi_env env, fh_hasher *h) {
+static int make_contexts(napi_env env, struct fh_hashers *s, fh_hasher *h) {
   h->evp = h->outer_evp = NULL;
   if (h->kind != FH_KIND_EVP) return 1;
   h->evp = EVP_MD_CTX_new();
   if (h->hmac) h->outer_evp = EVP_MD_CTX_new();
   if (h->evp != NULL && (!h->hmac || h->outer_evp != NULL)) {
-    report(env, (h->hmac ? 2 : 1) * FH_EVP_CTX_BYTES);
+    report(env, s, (h->hmac ? 2 : 1) * FH_EVP_CTX_BYTES);
     return 1;
   }
   EVP_MD_CTX_free(h->evp);
@@ -119,9 +124,10 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
   h = &chunk->slot[i];
   h->kind = (uint8_t)kind;
   h->hmac = (uint8_t)hmac;
-  if (!make_contexts(env, h)) return NULL;
+  if (!make_contexts(env, s, h)) return NULL;
   if (chunk->used == 0) s->empty--;
   chunk->used |= 1ull << i;
+  s->live++;
   h->gen = s->serial++ & ((1u << FH_GEN_BITS) - 1);
   *token = (int64_t)h->gen << FH_INDEX_BITS | (c * FH_CHUNK_SLOTS + i);
   return h;
@@ -142,10 +148,10 @@ fh_hasher *fh_hasher_find(fh_state *st, int64_t token) {
 }
 
 /* Wipes what h holds and frees its contexts. */
-static void wipe_hasher(napi_env env, fh_hasher *h) {
+static void wipe_hasher(napi_env env, struct fh_hashers *s, fh_hasher *h) {
   size_t n = h->kind == FH_KIND_EVP ? 0 : fh_ll_size((fh_kind)h->kind);
 
-  if (h->evp != NULL) report(env, -(h->outer_evp != NULL ? 2 : 1) * FH_EVP_CTX_BYTES);
+  if (h->evp != NULL) report(env, s, -(h->outer_evp != NULL ? 2 : 1) * FH_EVP_CTX_BYTES);
   /* EVP_MD_CTX_free clears the provider state before freeing it. */
   EVP_MD_CTX_free(h->evp);
   EVP_MD_CTX_free(h->outer_evp);
@@ -162,7 +168,8 @@ void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {
   fh_chunk *chunk;
 
   if (h == NULL) return;
-  wipe_hasher(env, h);
+  wipe_hasher(env, s, h);
+  s->live--;
   chunk = s->chunks[c];
   chunk->used &= ~(1ull << (index % FH_CHUNK_SLOTS));
   if (c < s->hint) s->hint = c;
@@ -172,7 +179,7 @@ void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {
   s->empty--;
   free(chunk);
   s->chunks[c] = NULL;
-  report(env, -(int64_t)sizeof(fh_chunk));
+  report(env, s, -(int64_t)sizeof(fh_chunk));
 }
 
 void fh_hashers_free(fh_state *st) {
@@ -184,10 +191,31 @@ void fh_hashers_free(fh_state *st) {
   for (c = 0; c < s->nchunks; c++) {
     if (s->chunks[c] == NULL) continue;
     for (i = 0; i < FH_CHUNK_SLOTS; i++)
-      if (s->chunks[c]->used >> i & 1) wipe_hasher(NULL, &s->chunks[c]->slot[i]);
+      if (s->chunks[c]->used >> i & 1) wipe_hasher(NULL, s, &s->chunks[c]->slot[i]);
     free(s->chunks[c]);
   }
   free(s->chunks);
   free(s);
   st->hashers = NULL;
+}
+
+/* hasherStoreStats() -> { live, chunks, reported }: hashers in use, chunks
+ * allocated, bytes reported to V8 (for tests). */
+napi_value fh_hasher_store_stats(napi_env env, napi_callback_info info) {
+  void *self;
+  const struct fh_hashers *s;
+  uint32_t c, chunks = 0;
+  napi_value result, value;
+
+  CALL(env, napi_get_cb_info(env, info, NULL, NULL, NULL, &self));
+  s = ((fh_state *)self)->hashers;
+  for (c = 0; s != NULL && c < s->nchunks; c++) chunks += s->chunks[c] != NULL;
+  CALL(env, napi_create_object(env, &result));
+  CALL(env, napi_create_uint32(env, s == NULL ? 0 : s->live, &value));
+  CALL(env, napi_set_named_property(env, result, "live", value));
+  CALL(env, napi_create_uint32(env, chunks, &value));
+  CALL(env, napi_set_named_property(env, result, "chunks", value));
+  CALL(env, napi_create_int64(env, s == NULL ? 0 : s->reported, &value));
+  CALL(env, napi_set_named_property(env, result, "reported", value));
+  return result;
 }

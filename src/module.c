@@ -82,6 +82,7 @@ NAPI_MODULE_INIT() {
     { "hasherFree", NULL, fh_hasher_free, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyHasher", NULL, fh_hmac_key_hasher, NULL, NULL, NULL, napi_enumerable, st },
     { "hashPrefix", NULL, fh_hash_prefix, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherStoreStats", NULL, fh_hasher_store_stats, NULL, NULL, NULL, napi_enumerable, st },
     { "hashMany", NULL, fh_hash_many, NULL, NULL, NULL, napi_enumerable, st },
     { "hashFileSync", NULL, fh_hash_file_sync, NULL, NULL, NULL, napi_enumerable, st },
     { "hashAsync", NULL, fh_hash_async, NULL, NULL, NULL, napi_enumerable, st },

@@ -1,0 +1,197 @@
+'use strict';
+// Hashers and memory: a million hashers dropped unfinished stay bounded (in
+// a child process with a time limit, as test/soak.test.js does for
+// HmacKeys); and, on the addon, the store of native states: what it reports
+// to V8, stale and junk handles, lengths the binding checks itself.
+const assert = require('assert');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.join(__dirname, '..');
+const MIB = 2 ** 20;
+const TOTAL = 1000000;
+
+// ---- the child: a million hashers made and dropped ----------------------------
+// Each kind holds something different until it is collected: a native
+// low-level state (sha256 given 300 bytes), a native EVP context
+// (sha3-256), an HMAC hasher's two states, or only a JS stage (a short
+// part). The loop yields every 1000, as a server between requests would.
+async function abandon() {
+  const { setImmediate: tick } = require('timers/promises');
+  const { createHasher, createHmacKey } = require(ROOT);
+  const key = createHmacKey('sha256', 'key');
+  const big = Buffer.alloc(300, 1);
+  const small = Buffer.alloc(20, 2);
+  const make = [
+    () => createHasher('sha256').update(big),
+    () => createHasher('sha3-256').update(big),
+    () => key.createHasher().update(small),
+    () => createHasher('sha256').update(small),
+  ];
+  let made = 0;
+  let collected = 0;
+  let peak = 0;
+  let rssPeak = 0;
+  let externalPeak = 0;
+  const registry = new FinalizationRegistry(() => { collected++; });
+  const settle = async () => {
+    for (let j = 0; j < 6; j++) { global.gc(); await tick(); }
+    return process.memoryUsage();
+  };
+  const start = await settle();
+  let half;
+  const t0 = Date.now();
+  for (let b = 0; b < TOTAL / 1000; b++) {
+    if (b === TOTAL / 2000) half = await settle();
+    for (let i = 0; i < 1000; i++) {
+      registry.register(make[i % 4](), undefined);
+      made++;
+    }
+    await tick();
+    const m = process.memoryUsage();
+    peak = Math.max(peak, made - collected);
+    rssPeak = Math.max(rssPeak, m.rss);
+    externalPeak = Math.max(externalPeak, m.external);
+  }
+  const ms = Date.now() - t0;
+  const end = await settle();
+  registry.unregister(make);
+  const binding = require(path.join(ROOT, 'lib', 'binding'));
+  const store = binding.hasherStoreStats ? binding.hasherStoreStats() : null;
+  // Still usable afterwards.
+  const ok = createHasher('sha256').update(big).digest('hex') === require('crypto').createHash('sha256').update(big).digest('hex');
+  const mb = (n) => Math.round((n / MIB) * 10) / 10;
+  return {
+    made, collected, peakUncollected: peak, ms, ok, store,
+    rssStartMB: mb(start.rss), rssHalfMB: mb(half.rss), rssPeakMB: mb(rssPeak), rssEndMB: mb(end.rss),
+    externalStartMB: mb(start.external), externalPeakMB: mb(externalPeak), externalEndMB: mb(end.external),
+    heapStartMB: mb(start.heapTotal), heapHalfMB: mb(half.heapTotal), heapEndMB: mb(end.heapTotal),
+  };
+}
+
+// ---- the mocha side -------------------------------------------------------------
+function defineTests() {
+  const crypto = require('crypto');
+  const { createHasher, createHmacKey } = require('..');
+  const binding = require('../lib/binding');
+  const { throwsWith, describeNative } = require('./common');
+
+  describe('hashers and memory', function () {
+    it('a million hashers dropped unfinished (native states, EVP contexts, HMAC states, stages): memory bounded, all collected', function () {
+      this.timeout(240000);
+      const res = spawnSync(process.execPath, ['--expose-gc', __filename, 'abandon'], {
+        encoding: 'utf8', maxBuffer: 16 * MIB, timeout: 220000, killSignal: 'SIGKILL',
+      });
+      if (res.error) throw new Error(`child: ${res.error.message}\n${res.stderr}`);
+      assert.strictEqual(res.signal, null, `child killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
+      assert.strictEqual(res.status, 0, `child exited with ${res.status}\n${res.stderr.slice(-4000)}`);
+      const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      assert.ok(line, `no result\n${res.stdout}\n${res.stderr}`);
+      const r = JSON.parse(line.slice(7));
+      console.log(`      [abandon] ${JSON.stringify(r)}`);
+      const where = `(RSS ${r.rssStartMB}, ${r.rssHalfMB} at half way, peak ${r.rssPeakMB}, ${r.rssEndMB} MB at the end; ` +
+        `external ${r.externalStartMB} -> ${r.externalPeakMB} -> ${r.externalEndMB} MB)`;
+      assert.strictEqual(r.made, TOTAL);
+      assert.ok(r.ok, 'a hasher works after the run');
+      assert.ok(r.collected >= 0.9 * r.made, `${r.collected} of ${r.made} collected ${where}`);
+      if (r.store !== null) {
+        // The addon's store: every state freed (the key's hashers included),
+        // at most a spare chunk left.
+        assert.strictEqual(r.store.live, 0, JSON.stringify(r.store));
+        assert.ok(r.store.chunks <= 1 && r.store.reported <= 32 * 1024, JSON.stringify(r.store));
+      }
+      // Kept alive until their finalizers ran, all million would hold
+      // ~500 MB of native state; collected as they go, a few tens of MB.
+      assert.ok(r.peakUncollected <= 250000, `${r.peakUncollected} waited uncollected at once ${where}`);
+      assert.ok(r.rssPeakMB - r.rssStartMB < 250, `RSS grew too far ${where}`);
+      // V8's heap and malloc keep what they grew to in the first half (the
+      // JavaScript implementation does the same), to a high-water mark set
+      // by how many dropped hashers waited for a collection at once: seen
+      // 0 to 26 MB higher after the second half, with the store empty
+      // (above) and V8's heap the same size. A leak of 100 bytes a hasher
+      // would add 50 MB.
+      assert.ok(r.rssEndMB - r.rssHalfMB < 50, `RSS grew in the second half ${where}`);
+      assert.ok(r.heapEndMB - r.heapHalfMB < 10, `V8's heap grew in the second half ${where}`);
+      assert.ok(r.externalEndMB - r.externalStartMB < 2, `native memory reported after collection ${where}`);
+    });
+
+    describeNative('the addon\'s store of hasher states', function () {
+      const sha256 = () => binding.resolve('sha256').id;
+
+      it('reports its chunks (and EVP contexts) to V8 as they are made, and gives them back when the hashers are done', function () {
+        const part = Buffer.alloc(300);
+        const before = binding.hasherStoreStats();
+        const live = [
+          ...Array.from({ length: 5000 }, () => createHasher('sha256').update(part)),
+          ...Array.from({ length: 1000 }, () => createHasher('sha3-256').update(part)),
+        ];
+        const grown = binding.hasherStoreStats();
+        assert.strictEqual(grown.live - before.live, 6000);
+        assert.ok(grown.chunks - before.chunks >= 6000 / 64, JSON.stringify(grown));
+        assert.ok(grown.reported - before.reported >= 6000 * 400 + 1000 * 256, JSON.stringify(grown));
+        for (const h of live) h.digest();
+        const after = binding.hasherStoreStats();
+        assert.strictEqual(after.live, before.live);
+        // One empty chunk is kept spare (64 slots of ~470 bytes).
+        assert.ok(after.chunks <= Math.max(before.chunks, 1) + 1, JSON.stringify({ before, after }));
+        assert.ok(after.reported - before.reported <= 32 * 1024, JSON.stringify({ before, after }));
+      });
+
+
+      it('a stale handle names nothing, even after its slot is handed out again; junk handles are coded errors', function () {
+        const a = binding.hasherNew(sha256(), 32);
+        binding.hasherDigest(a, binding.encodings.hex, new Uint8Array(0), 0);
+        const b = binding.hasherNew(sha256(), 32); // most likely a's slot again
+        for (const call of [() => binding.hasherUpdate(a, 'x'), () => binding.hasherCopy(a, 32),
+          () => binding.hasherDigest(a, 0, new Uint8Array(0), 0)]) {
+          throwsWith(call, Error, 'ERR_CRYPTO_HASH_FINALIZED');
+        }
+        binding.hasherFree(a); // nothing: b lives on
+        binding.hasherUpdate(b, 'abc');
+        assert.strictEqual(binding.hasherDigest(b, 0, new Uint8Array(0), 0), crypto.createHash('sha256').update('abc').digest('hex'));
+        for (const junk of [0, -1, 1.5, NaN, Infinity, 2 ** 53, 2 ** 62, -(2 ** 63)]) {
+          throwsWith(() => binding.hasherUpdate(junk, 'x'), Error, 'ERR_CRYPTO_HASH_FINALIZED');
+        }
+        for (const junk of [undefined, null, 'x', {}, 1n, Symbol('s')]) {
+          throwsWith(() => binding.hasherUpdate(junk, 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
+          binding.hasherFree(junk);
+        }
+      });
+
+      it('lengths it is given are checked against the bytes there are; a refused digest leaves the hasher alive', function () {
+        const h = binding.hasherNew(sha256(), 32);
+        throwsWith(() => binding.hasherUpdate(h, Buffer.alloc(4), 5), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hasherUpdate(h, Buffer.alloc(4), -1), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hasherDigest(h, 0, Buffer.alloc(4), 9), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hasherDigest(h, 255, Buffer.alloc(4), 0, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hasherDigest(h, 99, Buffer.alloc(4), 0), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hashPrefix(sha256(), Buffer.alloc(4), 5, 32), RangeError, 'ERR_OUT_OF_RANGE');
+        binding.hasherUpdate(h, Buffer.from('abcd'), 3);
+        assert.strictEqual(binding.hasherDigest(h, 0, Buffer.from('dxyz'), 1), crypto.createHash('sha256').update('abcd').digest('hex'));
+        const x = binding.hasherNew(binding.resolve('shake256').id, 65);
+        throwsWith(() => binding.hasherDigest(x, 0, new Uint8Array(0), 0), RangeError, 'ERR_OUT_OF_RANGE');
+        const out = Buffer.alloc(65);
+        binding.hasherDigest(x, 255, new Uint8Array(0), 0, out);
+        assert.deepStrictEqual(out, crypto.createHash('shake256', { outputLength: 65 }).digest());
+      });
+
+      it('an HMAC hasher made from a destroyed or foreign key is refused', function () {
+        const key = createHmacKey('sha256', 'k');
+        key.destroy();
+        throwsWith(() => key.createHasher(), Error, 'ERR_INVALID_STATE');
+        for (const junk of [undefined, 1, {}, binding.hasherNew(sha256(), 32)]) {
+          throwsWith(() => binding.hmacKeyHasher(junk), TypeError, 'ERR_INVALID_ARG_TYPE');
+        }
+      });
+    });
+  });
+}
+
+if (require.main === module) {
+  abandon().then(
+    (r) => { process.stdout.write(`RESULT ${JSON.stringify(r)}\n`); },
+    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
+  );
+} else {
+  defineTests();
+}
