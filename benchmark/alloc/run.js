@@ -34,6 +34,9 @@ function makeCases() {
   const hk = fh.createHmacKey('sha256', key);
   const hex = (alg, d) => crypto.createHash(alg).update(d).digest('hex');
   const mac = crypto.createHmac('sha256', key).update(buf).digest('hex');
+  const big = Buffer.alloc(300, 5);
+  const longLived = fh.createHasher('sha256');
+  const copied = fh.createHasher('sha256').update(big);
   const cases = [
     ["hash('sha256', 64B Buffer) -> hex", () => fh.hash('sha256', buf), hex('sha256', buf)],
     ["hash('sha256', 64-char string) -> hex", () => fh.hash('sha256', str), hex('sha256', str)],
@@ -42,6 +45,20 @@ function makeCases() {
     ["hmac('sha256', key, 64B Buffer) -> hex", () => fh.hmac('sha256', key, buf), mac],
     ['HmacKey#digest(64B Buffer) -> hex', () => hk.digest(buf), mac],
     ["hash('sha3-256', 64B Buffer) -> hex (provider)", () => fh.hash('sha3-256', buf), hex('sha3-256', buf)],
+    // Hashers: a chain whose part fits the shim's stage (one one-shot
+    // call), one with a native state (a slot of the addon's store), a
+    // long-lived hasher's update and copy, streaming HMAC, and an EVP digest
+    // (its hasher's context is allocated, as EVP does).
+    ["createHasher('sha256').update(64B).digest('hex')",
+      () => fh.createHasher('sha256').update(buf).digest('hex'), hex('sha256', buf)],
+    ["createHasher('sha256').update(300B).digest('hex')",
+      () => fh.createHasher('sha256').update(big).digest('hex'), hex('sha256', big)],
+    ["Hasher#update(64B) (long-lived sha256)", () => longLived.update(buf), null],
+    ["Hasher#update(300B) (long-lived sha256)", () => longLived.update(big), null],
+    ["Hasher#copy().digest('hex') (sha256, native)", () => copied.copy().digest('hex'), hex('sha256', big)],
+    ["hmacKey.createHasher().update(64B).digest('hex')", () => hk.createHasher().update(buf).digest('hex'), mac],
+    ["createHasher('sha3-256').update(300B).digest('hex')",
+      () => fh.createHasher('sha3-256').update(big).digest('hex'), hex('sha3-256', big)],
     typeof crypto.hash === 'function' &&
       ["crypto.hash('sha256', 64B Buffer)", () => crypto.hash('sha256', buf), hex('sha256', buf)],
     ["createHash('sha256').update().digest('hex')",
