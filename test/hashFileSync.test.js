@@ -5,26 +5,7 @@ const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { hashFileSync, hash } = require('..');
-const { makeFiles, throwsWith } = require('./common');
-
-// A FIFO whose writer (another process) delivers `parts` in separate writes
-// with pauses between them, so reads come back short; returns the path and
-// the bytes written. Linux and macOS (mkfifo).
-function slowFifo(dir, parts) {
-  const { execFileSync, spawn } = require('child_process');
-  const fifo = path.join(dir, `fifo-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  execFileSync('mkfifo', [fifo]);
-  const chunks = parts.map((n, i) => Buffer.alloc(n, 65 + i));
-  const src = `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(fifo)}, 'w');
-    const parts = ${JSON.stringify(parts)};
-    (function next(i) {
-      if (i === parts.length) { fs.closeSync(fd); return; }
-      fs.writeSync(fd, Buffer.alloc(parts[i], 65 + i));
-      setTimeout(next, 40, i + 1);
-    })(0);`;
-  const writer = spawn(process.execPath, ['-e', src], { stdio: 'ignore' });
-  return { fifo, data: Buffer.concat(chunks), writer };
-}
+const { makeFiles, throwsWith, slowFifo } = require('./common');
 
 describe('hashFileSync()', function () {
   let fixture;
