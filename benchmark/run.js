@@ -39,7 +39,7 @@ const alloc = require('./alloc/run');
 // time, every size of the digest question and 64 B for the others: ~35 s.
 const FULL = { budgetMs: 1200, batchMs: 2, warmupMs: 100, minRounds: 15, sizes: () => SIZES };
 const QUICK = {
-  budgetMs: 400, batchMs: 2, warmupMs: 50, minRounds: 10, sizes: (q) => (q.id === 'a' ? SIZES : [64]),
+  budgetMs: 400, batchMs: 2, warmupMs: 50, minRounds: 10, sizes: (q) => (q.id === 'a' ? SIZES : q.quickSizes || [64]),
 };
 
 // ---- options ------------------------------------------------------------------

@@ -111,6 +111,61 @@ async function manyRow(libs, alg, size) {
   return { peers, expected, bytes: size, perOp: count };
 }
 
+// ---- (f): createHasher() and hmacKey.createHasher() (after hasher.js) ----------------
+// One part, a long-lived hasher's update(), a message of `size` bytes in two
+// halves, and streaming HMAC of two halves; hash-wasm's and noble's own
+// incremental APIs beside node:crypto's. Every peer is the fast-hash one
+// under the name 'fast-hash', the table's title says which call it is.
+async function hasherRow(libs, alg, size, kind) {
+  const whole = bytes(size);
+  const a = whole.subarray(0, size >> 1), b = whole.subarray(size >> 1);
+  const key = KEY, hk = fastHash.createHmacKey(alg, key);
+  const s = { fastHash, crypto, alg, data: whole, a, b, key, hk, concat: Buffer.concat };
+  const wasm = await wasmHasher(libs, alg);
+  const fn = nobleFn(libs, alg);
+  const n = libs.noble;
+  const peers = [];
+  if (kind === 'one') {
+    peers.push(peer('fast-hash', "fastHash.createHasher(alg).update(data).digest('hex')", s),
+      peer('createHash', "crypto.createHash(alg).update(data).digest('hex')", s),
+      HAS_CRYPTO_HASH && peer('crypto.hash', 'crypto.hash(alg, data)', s),
+      peer('hash()', 'fastHash.hash(alg, data)', s));
+    if (wasm) peers.push(peer('hash-wasm', "h.init().update(data).digest('hex')", { h: wasm, data: whole }));
+    if (fn) peers.push(peer('noble', 'hex(fn.create().update(data).digest())', { fn, data: whole, hex: n.hex }));
+    peers.push(ceiling(alg, [whole]));
+  } else if (kind === 'update') {
+    // Results are the hashers themselves: the expression gives 0 to check.
+    const live = { ours: fastHash.createHasher(alg), theirs: crypto.createHash(alg) };
+    peers.push(peer('fast-hash', 'ours.update(data) && 0', { ...live, data: whole }),
+      peer('Hash#update', 'theirs.update(data) && 0', { ...live, data: whole }));
+    if (wasm) peers.push(peer('hash-wasm', 'h.update(data) && 0', { h: wasm.init(), data: whole }));
+    if (fn) peers.push(peer('noble', 'h.update(data) && 0', { h: fn.create(), data: whole }));
+    return { peers: peers.filter(Boolean), expected: 0, bytes: size, cleanup: () => hk.destroy() };
+  } else if (kind === 'two') {
+    peers.push(peer('fast-hash', "fastHash.createHasher(alg).update(a).update(b).digest('hex')", s),
+      HAS_CRYPTO_HASH && peer('crypto.hash(concat)', 'crypto.hash(alg, concat([a, b]))', s),
+      peer('createHash', "crypto.createHash(alg).update(a).update(b).digest('hex')", s));
+    if (wasm) peers.push(peer('hash-wasm', "h.init().update(a).update(b).digest('hex')", { h: wasm, a, b }));
+    if (fn) peers.push(peer('noble', 'hex(fn.create().update(a).update(b).digest())', { fn, a, b, hex: n.hex }));
+    peers.push(ceiling(alg, [whole]));
+  } else {
+    peers.push(peer('fast-hash', "hk.createHasher().update(a).update(b).digest('hex')", s),
+      peer('createHmac', "crypto.createHmac(alg, key).update(a).update(b).digest('hex')", s),
+      peer('HmacKey#digest(concat)', 'hk.digest(concat([a, b]))', s));
+    if (wasm) {
+      const h = await libs.wasm.createHMAC(wasmHasher(libs, alg), key);
+      peers.push(peer('hash-wasm', "h.init().update(a).update(b).digest('hex')", { h, a, b }));
+    }
+    if (fn) peers.push(peer('noble', 'hex(mac.create(fn, key).update(a).update(b).digest())', { fn, key, a, b, mac: n.hmac, hex: n.hex }));
+    const { block, size: digestSize } = binding.resolve(alg);
+    peers.push(ceiling(alg, [bytes(block + size), bytes(block + digestSize)]));
+    const expected = crypto.createHmac(alg, key).update(whole).digest('hex');
+    return { peers: peers.filter(Boolean), expected, bytes: size, cleanup: () => hk.destroy() };
+  }
+  const expected = crypto.createHash(alg).update(whole).digest('hex');
+  return { peers: peers.filter(Boolean), expected, bytes: size, cleanup: () => hk.destroy() };
+}
+
 // ---- the questions ----------------------------------------------------------------
 // `algs` is the default for each question; --alg replaces it everywhere.
 // Every table has a `primary` (the fast-hash call the ratios are taken to).
@@ -149,6 +204,19 @@ const QUESTIONS = [
       title: `${alg}, hashMany over a list of Buffers (1,000 items, 2 MiB in all above 2 KiB), hex output, per ITEM`,
       row: (libs, size) => manyRow(libs, alg, size),
     }],
+  },
+  {
+    id: 'f', name: 'hasher', algs: ['sha256'], primary: 'fast-hash', quickSizes: [16, 64],
+    tables: (alg) => [
+      { title: `${alg}, createHasher().update(data).digest('hex'), one Buffer part`,
+        row: (libs, size) => hasherRow(libs, alg, size, 'one') },
+      { title: `${alg}, update(data) on a long-lived hasher (Hasher#update)`,
+        row: (libs, size) => hasherRow(libs, alg, size, 'update') },
+      { title: `${alg}, createHasher().update(a).update(b).digest('hex'), two Buffer halves`,
+        row: (libs, size) => hasherRow(libs, alg, size, 'two') },
+      { title: `HMAC-${alg}, 32-byte key, hmacKey.createHasher().update(a).update(b).digest('hex'), two halves`,
+        row: (libs, size) => hasherRow(libs, alg, size, 'hmac') },
+    ],
   },
 ];
 

@@ -99,6 +99,16 @@ function headlines(results, algs, label, measured) {
     lines.push(`hashMany sha256 64 B items, ${label}: hash() loop / hashMany ${x('hash() loop')}, ` +
       `crypto.hash loop / hashMany ${x('crypto.hash loop')}`);
   }
+  const hasher = (title, size) => results.find((r) => r.question === 'f' && r.alg === 'sha256' && r.size === size &&
+    r.table.includes(title));
+  const [one, upd, two, mac] = [['one Buffer part', 64], ['long-lived', 16], ['two Buffer halves', 64],
+    ['HMAC', 64]].map(([t, size]) => hasher(t, size));
+  if (one || upd || two || mac) {
+    const x = (r, peer) => (r && r.peers[peer] ? fmtX(r.peers[peer].bestNs / r.peers['fast-hash'].bestNs) : 'n/a');
+    lines.push(`hasher sha256, ${label}: one 64 B part vs the createHash chain ${x(one, 'createHash')} (target 2.5x), ` +
+      `update(16 B) vs Hash#update ${x(upd, 'Hash#update')} (1x), two 32 B parts vs crypto.hash(Buffer.concat) ` +
+      `${x(two, 'crypto.hash(concat)')} (1.3x), HMAC of two 32 B parts vs createHmac ${x(mac, 'createHmac')} (3x)`);
+  }
   console.log('');
   for (const l of lines) console.log(`headline ${l}`);
 }
