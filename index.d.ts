@@ -157,10 +157,73 @@ export interface HmacKey {
   /** Wipes the keyed states now; later `digest`/`verify` calls throw
    * `ERR_INVALID_STATE`. Calling it again does nothing. */
   destroy(): void;
+  /** A streaming HMAC: a `Hasher` started from copies of the keyed states
+   * (no key work per message), whose `digest()` is the HMAC of everything
+   * updated; it lives on if the key is destroyed later. */
+  createHasher(): Hasher;
 }
 
 /** Keys the HMAC states once for many messages. */
 export function createHmacKey(algorithm: string, key: HmacKeyMaterial): HmacKey;
+
+/** How a string part's characters become bytes, as `Hash#update` reads
+ * them (`'utf8'` by default). Case-insensitive. */
+export type InputEncoding = Cased<
+  | 'utf8'
+  | 'utf-8'
+  | 'hex'
+  | 'base64'
+  | 'base64url'
+  | 'latin1'
+  | 'binary'
+  | 'ascii'
+  | 'ucs2'
+  | 'ucs-2'
+  | 'utf16le'
+  | 'utf-16le'
+> | '';
+
+/** Options of `createHasher` and `Hasher#copy`. */
+export interface HasherOptions {
+  /** Output bytes of `shake128`/`shake256` (default 16 and 32; a copy does
+   * not inherit it, as with `Hash#copy`); for other digests it must equal
+   * the digest size. */
+  outputLength?: number | undefined;
+}
+
+/** Options of `Hasher#digest`: without `outputEncoding` the digest is a
+ * `Buffer`. `outputLength` (XOFs) sets this digest's length; HMAC hashers
+ * ignore it. */
+export interface HasherDigestOptions {
+  outputEncoding?: OutputEncoding | undefined;
+  outputLength?: number | undefined;
+}
+
+/**
+ * An incremental digest (`createHasher`) or streaming HMAC
+ * (`HmacKey#createHasher`): `crypto.createHash` minus the stream interface.
+ * After `digest()`, `update`, `digest` and `copy` throw `Error` with code
+ * `ERR_CRYPTO_HASH_FINALIZED`. Use it on the thread that made it.
+ */
+export interface Hasher {
+  /** The algorithm name as given, lower-cased. */
+  readonly algorithm: string;
+  /** Absorbs a part; a string is read in `inputEncoding` (default UTF-8).
+   * The part is read now: changing it afterwards changes nothing. */
+  update(data: BinaryLike, inputEncoding?: InputEncoding): this;
+  /** The digest of every part so far: a `Buffer` unless an encoding is given. */
+  digest(): Buffer;
+  digest(outputEncoding: BufferEncodingName): Buffer;
+  digest(options: HasherDigestOptions & { outputEncoding?: BufferEncodingName | undefined }): Buffer;
+  digest(outputEncoding: TextEncoding): string;
+  digest(options: HasherDigestOptions & { outputEncoding: TextEncoding }): string;
+  /** A new `Hasher` with the same state, as `Hash#copy`. */
+  copy(options?: HasherOptions): Hasher;
+}
+
+/** An incremental digest: equals `crypto.createHash(algorithm, options)` fed
+ * the same parts. */
+export function createHasher(algorithm: string, options?: HasherOptions): Hasher;
 
 /**
  * Digests every element of `inputs` (any mix of accepted data types) in one

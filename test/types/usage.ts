@@ -1,7 +1,7 @@
 // Type-checked by test/types.test.js: the overloads of index.d.ts.
 import { createSecretKey } from 'crypto';
 import {
-  hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey,
+  hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey, createHasher, Hasher,
   hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, implementation,
 } from '../..';
 
@@ -55,6 +55,26 @@ hk.algorithm = 'md5';
 // @ts-expect-error digest of a Buffer encoding is a Buffer
 const wrong5: string = hk.digest('d', { outputEncoding: 'buffer' });
 
+const hs: Hasher = createHasher('sha256');
+const hsBuf: Buffer = hs.update('a').update(Buffer.from('b')).update('6263', 'hex').update(new ArrayBuffer(2)).digest();
+const hsHex: string = createHasher('SHA256').update('a', 'utf8').digest('hex');
+const hsOpt: string = createHasher('shake256', { outputLength: 64 }).digest({ outputEncoding: 'base64' });
+const hsOptBuf: Buffer = createHasher('shake128').digest({ outputLength: 100 });
+const hsCopy: Hasher = hs.copy({ outputLength: 32 });
+const hsAlg: string = hs.algorithm;
+const hsMac: string = createHmacKey('sha256', 'key').createHasher().update('m').digest('hex');
+const chained: Hasher = hs.update('x');
+// @ts-expect-error digest() with no encoding is a Buffer
+const wrong7: string = createHasher('sha256').digest();
+// @ts-expect-error a text encoding gives a string
+const wrong8: Buffer = createHasher('sha256').digest({ outputEncoding: 'hex' });
+// @ts-expect-error not an input encoding
+createHasher('sha256').update('a', 'buffer');
+// @ts-expect-error options are an object
+createHasher('sha256', 'hex');
+// @ts-expect-error algorithm is read-only
+hs.algorithm = 'md5';
+
 async function later(): Promise<void> {
   const many: string[] = hashMany('sha256', ['a', Buffer.from('b'), new ArrayBuffer(1)]);
   const manyBuf: Buffer[] = hashMany('sha256', ['a'], 'buffer');
@@ -73,4 +93,5 @@ async function later(): Promise<void> {
 }
 
 export { later, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
+export { hsBuf, hsHex, hsOpt, hsOptBuf, hsCopy, hsAlg, hsMac, chained, wrong7, wrong8 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };
