@@ -74,6 +74,7 @@ const byteLengthOf = intrinsic('byteLength').get;
 const setBytes = intrinsic('set').value;
 const ReflectApply = Reflect.apply;
 const allocUnsafe = Buffer.allocUnsafe;
+const allocUnsafeSlow = Buffer.allocUnsafeSlow;
 const EMPTY = new Uint8Array(0);
 // Stages of finished hashers, reused: a loop of hashers allocates none.
 const spares = [];
@@ -221,12 +222,19 @@ class Hasher {
     let result;
     if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
       result = binding.hasherDigest(handle, encoding, stage, used);
-    } else if (!FILLS_OUTPUT) {
-      result = fromBuffer(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
     } else {
-      const out = allocUnsafe(length);
-      binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
+      // A MAC is a secret: never in the shared Buffer pool (any pooled
+      // Buffer's .buffer reaches it), and wiped when only its text is kept.
+      const secret = this.#hmac;
+      let out;
+      if (!FILLS_OUTPUT) {
+        out = binding.hasherDigest(handle, ENC_BUFFER, stage, used);
+      } else {
+        out = secret ? allocUnsafeSlow(length) : allocUnsafe(length);
+        binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
+      }
       result = fromBuffer(out, encoding);
+      if (secret && encoding !== ENC_BUFFER) out.fill(0);
     }
     this.#spare();
     return result;

@@ -105,6 +105,14 @@ describe('hmacKey.createHasher()', function () {
     throwsWith(() => key.createHasher().update(5), TypeError, 'ERR_INVALID_ARG_TYPE');
   });
 
+  it('a MAC as a Buffer is not a slice of the shared Buffer pool (a secret: any pooled Buffer reaches the pool)', function () {
+    for (const alg of ['sha256', 'sha512', 'sha3-256']) {
+      const mac = createHmacKey(alg, 'k').createHasher().update('m').digest();
+      assert.strictEqual(mac.buffer.byteLength, mac.length, alg);
+      assert.deepStrictEqual(mac, crypto.createHmac(alg, 'k').update('m').digest());
+    }
+  });
+
   it('HMAC keys and hashers interleaved across algorithms stay apart', function () {
     const live = ALGORITHMS.map((alg) => [alg, createHmacKey(alg, `key ${alg}`).createHasher(), crypto.createHmac(alg, `key ${alg}`)]);
     for (let round = 0; round < 20; round++) {
