@@ -53,7 +53,8 @@
 //   hashFile(op, path, length)               -> Promise<string | Buffer>
 //       (encoding 'buffer' gives a Buffer; the inputs are copied at the call)
 //   hashFileSync(op, path, length[, out])    -> as hash
-//   resolve(name).path, benchCeiling(...)    native only: tests, benchmarks
+//   resolve(name).path, benchCeiling(...),
+//   hasherStoreStats()                       native only: tests, benchmarks
 const { makeError } = require('./errors');
 
 // Node lines the addon is built and tested for (package.json `engines`).
