@@ -51,6 +51,10 @@ const TIMING_SKIPS = ['a 64 MiB hash does not block the event loop'];
 // vectors still hash long inputs there).
 const EMULATION_SKIPS = ['keys dropped without destroy', '1 MiB inputs, every algorithm'];
 
+// A whole mocha run's limit: a test blocked in a system call (a FIFO nobody
+// opens) stops the event loop, and with it mocha's own timeouts.
+const RUN_LIMIT_MS = 20 * 60 * 1000;
+
 // Debian's packages for emulating each foreign arch.
 const EMULATION_PACKAGES = {
   arm64: ['qemu-user', 'libc6-arm64-cross', 'libstdc++6-arm64-cross'],
@@ -214,9 +218,12 @@ function mocha(target, pkg, files, skip) {
   const started = Date.now();
   // Straight into the log, which can be followed while emulation runs.
   const fd = fs.openSync(log, 'w');
-  const res = spawnSync(rt.cmd, args, { cwd: pkg, env: testEnv(rt), stdio: ['ignore', fd, fd] });
+  const res = spawnSync(rt.cmd, args, {
+    cwd: pkg, env: testEnv(rt), stdio: ['ignore', fd, fd], timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL',
+  });
   fs.closeSync(fd);
-  const output = fs.readFileSync(log, 'utf8') + (res.error ? `\n${res.error}` : '');
+  if (res.error) fs.appendFileSync(log, `\ntest-prebuilds: ${res.error.code === 'ETIMEDOUT' ? `killed after ${seconds(RUN_LIMIT_MS)}` : res.error}\n`);
+  const output = fs.readFileSync(log, 'utf8');
   const count = (word) => Number((output.match(new RegExp(`^\\s*(\\d+) ${word}`, 'm')) || [])[1] || 0);
   const result = { passed: count('passing'), failed: count('failing'), pending: count('pending'), ms: Date.now() - started, log };
   // A run that dies before mocha counts still failed.
