@@ -77,8 +77,8 @@ const allocUnsafe = Buffer.allocUnsafe;
 const allocUnsafeSlow = Buffer.allocUnsafeSlow;
 const EMPTY = new Uint8Array(0);
 // The stage of the last hasher finished, for the next to take: a loop of
-// hashers allocates none. (One slot: an array of spares costs a push and a
-// pop, about 15 ns a hasher, a tenth of a short digest.)
+// hashers allocates none. (One, not a list: a list's push and pop cost a
+// visible part of a short digest.)
 let spare;
 const BUFFER_OP = ENC_BUFFER << 8;
 

@@ -2,8 +2,8 @@
  *
  * A hasher is a slot in chunks of FH_CHUNK_SLOTS, named in JS by a token
  * (a number: the slot's index and the generation it was handed out in), not
- * by a Node-API object. An object with a finalizer costs about 0.4 us to
- * make on Node 20 and its finalizer runs only after a collection and a
+ * by a Node-API object: one with a finalizer costs more to make than a
+ * whole short digest, and its finalizer runs only after a collection and a
  * turn of the event loop; a token costs a bit test to check. Slots are
  * handed out lowest first, so live hashers stay in the first chunks, and a
  * chunk left empty is freed (one is kept spare, so a count of live hashers
@@ -11,9 +11,11 @@
  * Chunks are reported to V8 as external memory, as are EVP contexts.
  *
  * A stale token (its slot released, maybe handed out again since) names no
- * hasher: the generation differs. Generations wrap after 2^29 hand-outs of
- * one slot; only a direct call into the binding could keep a token that
- * long, and a wrong token only ever reaches a live slot of this store. */
+ * hasher: the generation differs. Generations come round again after 2^29
+ * hand-outs; only a direct call into the binding could keep a token that
+ * long, and a wrong token only ever reaches a live slot of this store.
+ * Generation 0 is never handed out, so neither is token 0 (what NaN and
+ * other junk read as). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +40,7 @@ struct fh_hashers {
   uint32_t nchunks;   /* entries in chunks */
   uint32_t hint;      /* every chunk below it exists and is full */
   uint32_t empty;     /* chunks that exist with no live slot */
-  uint32_t serial;    /* hand-outs so far: the next generation */
+  uint32_t serial;    /* hand-outs so far: gives the next generation */
   uint32_t live;      /* slots in use */
   int64_t reported;   /* bytes told to V8, in all */
 };
@@ -59,9 +61,13 @@ static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
   fh_chunk **grown;
 
   while (c < s->nchunks && s->chunks[c] != NULL && ~s->chunks[c]->used == 0) c++;
+  if (c == FH_MAX_CHUNKS) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Too many hashers in use at once (%u)", 1u << FH_INDEX_BITS);
+    return -1;
+  }
   if (c == s->nchunks) {
     n = s->nchunks == 0 ? 4 : 2 * s->nchunks;
-    if (c >= FH_MAX_CHUNKS) goto full;
     if (n > FH_MAX_CHUNKS) n = FH_MAX_CHUNKS;
     grown = realloc(s->chunks, n * sizeof(*grown));
     if (grown == NULL) goto oom;
@@ -76,10 +82,6 @@ static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
   }
   s->hint = c;
   return c;
-full:
-  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-           "Too many hashers in use at once (%u)", 1u << FH_INDEX_BITS);
-  return -1;
 oom:
   fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
            "Failed to allocate memory for a hasher");
@@ -116,8 +118,6 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
              "Failed to allocate memory for a hasher");
     return NULL;
   }
-  /* Token 0 is never handed out: NaN and other junk read as 0. */
-  if (s->serial == 0) s->serial = 1;
   if ((c = chunk_with_room(env, s)) < 0) return NULL;
   chunk = s->chunks[c];
   i = __builtin_ctzll(~chunk->used);
@@ -128,7 +128,7 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
   if (chunk->used == 0) s->empty--;
   chunk->used |= 1ull << i;
   s->live++;
-  h->gen = s->serial++ & ((1u << FH_GEN_BITS) - 1);
+  h->gen = s->serial++ % ((1u << FH_GEN_BITS) - 1) + 1;
   *token = (int64_t)h->gen << FH_INDEX_BITS | (c * FH_CHUNK_SLOTS + i);
   return h;
 }
