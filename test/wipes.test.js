@@ -26,9 +26,11 @@ function mappings(stackOnly) {
 // clean). The pattern is held as numbers, never as bytes, and each chunk
 // read is zeroed after its search: neither is a copy for the scan to find.
 function occurrences(pattern, stackOnly) {
-  const words = [];
-  for (let i = 0; i < pattern.length; i += 4) words.push(pattern.readUInt32LE(i));
-  pattern.fill(0);
+  const words = Array.isArray(pattern) ? pattern : [];
+  if (!Array.isArray(pattern)) {
+    for (let i = 0; i < pattern.length; i += 4) words.push(pattern.readUInt32LE(i));
+    pattern.fill(0);
+  }
   const fd = fs.openSync('/proc/self/mem', 'r');
   const chunk = Buffer.alloc(1 << 22);
   let found = 0;
@@ -64,7 +66,8 @@ function countWords(chunk, n, words) {
 }
 
 // SHA-256's chaining value after one block, as OpenSSL's SHA256_CTX holds
-// it (h[0..7], host byte order).
+// it (h[0..7], host byte order), as the numbers occurrences() looks for:
+// never as bytes on V8's heap, whose scavenger can leave copies behind.
 function sha256Block(block) {
   const K = [];
   const frac = (x) => Math.floor((x - Math.floor(x)) * 2 ** 32) >>> 0;
@@ -86,12 +89,10 @@ function sha256Block(block) {
     const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
     [h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
   }
-  const out = Buffer.alloc(32);
-  [a, b, c, d, e, f, g, h].forEach((x, i) => {
-    if (require('os').endianness() === 'LE') out.writeUInt32LE((x + H[i]) >>> 0, 4 * i);
-    else out.writeUInt32BE((x + H[i]) >>> 0, 4 * i);
-  });
-  return out;
+  const le = require('os').endianness() === 'LE';
+  const swap = (x) => (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
+  // occurrences() reads memory as little-endian words.
+  return [a, b, c, d, e, f, g, h].map((x, i) => (le ? (x + H[i]) >>> 0 : swap((x + H[i]) >>> 0)));
 }
 
 const KEY = Buffer.alloc(32, 0xa7);
