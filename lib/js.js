@@ -121,7 +121,7 @@ function encodedLength(enc, n) {
 // Hash object. XOFs always name their length: node:crypto warns (DEP0198,
 // Node >= 25) or refuses without one.
 const oneShot = typeof crypto.hash === 'function' ? crypto.hash :
-  (name, data, encoding) => crypto.createHash(name).update(data).digest(encoding);
+  (name, data, encoding) => update(crypto.createHash(name), data).digest(encoding);
 
 function digestOf(alg, data, length, encoding) {
   if (!alg.xof) return oneShot(alg.name, data, encoding);
