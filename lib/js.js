@@ -63,7 +63,10 @@ function resolve(name) {
   let id = slotOf.get(found.key);
   if (id === undefined) {
     id = algs.length;
-    algs.push({ name, size: found.size, xof: found.xof, block: found.xof ? 0 : blockOf(name) });
+    algs.push({
+      name, size: found.size, xof: found.xof, block: found.xof ? 0 : blockOf(name),
+      direct: !found.xof && oneShotTakes(name),
+    });
     slotOf.set(found.key, id);
   }
   const { size, xof, block } = algs[id];
@@ -123,8 +126,19 @@ function encodedLength(enc, n) {
 const oneShot = typeof crypto.hash === 'function' ? crypto.hash :
   (name, data, encoding) => update(crypto.createHash(name), data).digest(encoding);
 
+// Whether the one-shot takes the name as createHash does (Bun's crypto.hash
+// refuses RSA-SHA1, which its createHash takes).
+function oneShotTakes(name) {
+  try {
+    oneShot(name, '', 'hex');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function digestOf(alg, data, length, encoding) {
-  if (!alg.xof) return oneShot(alg.name, data, encoding);
+  if (alg.direct) return oneShot(alg.name, data, encoding);
   return update(makeHash(alg, length), data).digest(encoding);
 }
 
@@ -173,7 +187,7 @@ function hash(op, data, length) {
   const alg = algs[op & 0xff];
   const encoding = ENCODING_NAMES[op >> 8];
   // The common case in one step: a fixed-length digest to the one-shot.
-  if (alg !== undefined && !alg.xof && encoding !== undefined) return oneShot(alg.name, data, encoding);
+  if (alg !== undefined && alg.direct && encoding !== undefined) return oneShot(alg.name, data, encoding);
   return digestOf(algAt(op & 0xff), data, length, encodingAt(op >> 8));
 }
 

@@ -102,6 +102,27 @@ function keyInputs(n) {
   ];
 }
 
+// Whether this runtime's node:crypto takes a digest name (for hashing, or
+// for HMAC): Bun and Deno lack some of Node's (sm3, SHA2-256, HMAC over
+// BLAKE2 or RSA-* names), and fast-hash's JavaScript implementation with
+// them.
+function runtimeHashes(name) {
+  try {
+    require('crypto').createHash(name).digest();
+    return true;
+  } catch {
+    return false;
+  }
+}
+function runtimeHmacs(name) {
+  try {
+    require('crypto').createHmac(name, 'k').digest();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Tests of the addon itself (its binding, its memory, its allocations, its
 // paths) are pending on the JavaScript implementation, their title saying
 // why; everything else runs on both.
@@ -115,7 +136,7 @@ const itNative = (title, fn) =>
 
 module.exports = {
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
-  implementation, describeNative, itNative,
+  implementation, describeNative, itNative, runtimeHashes, runtimeHmacs,
 };
 
 // Files for the file tests in a fresh temporary folder: empty, small, 10 MiB,

@@ -5,6 +5,7 @@ const { hmac, hash } = require('..');
 const binding = require('../lib/binding');
 const {
   sweep, throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs, opensslErrorProbe,
+  itNative, runtimeHmacs,
 } = require('./common');
 
 const ALGORITHMS = hmacAlgorithms();
@@ -93,7 +94,7 @@ describe('hmac()', function () {
 
     it('a 1 MiB message and a 1 MiB key', function () {
       const big = bytes(1 << 20);
-      for (const alg of ['sha256', 'sha512', 'sha3-256', 'md5', 'blake2b512']) {
+      for (const alg of ['sha256', 'sha512', 'sha3-256', 'md5', 'blake2b512'].filter(runtimeHmacs)) {
         assert.strictEqual(hmac(alg, 'k', big), expected(alg, 'k', big), alg);
         assert.strictEqual(hmac(alg, big, 'm'), expected(alg, big, 'm'), alg);
       }
@@ -139,7 +140,7 @@ describe('hmac()', function () {
     });
 
     it('unknown digest: TypeError ERR_CRYPTO_INVALID_DIGEST', function () {
-      for (const alg of ['nope', '', 'sha256\0x', 'md4']) {
+      for (const alg of ['nope', '', 'sha256\0x', 'md4'].filter((a) => a.includes('\0') || !runtimeHmacs(a))) {
         throwsWith(() => hmac(alg, 'k', 'm'), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${alg}`);
       }
     });
@@ -176,7 +177,7 @@ describe('hmac()', function () {
       throwsWith(() => hmac('sha256', 'k', 'm', null), TypeError, 'ERR_INVALID_ARG_TYPE');
     });
 
-    it('leave the addon working and OpenSSL\'s error queue as it was', function () {
+    itNative('leave the addon working and OpenSSL\'s error queue as it was', function () {
       const before = opensslErrorProbe();
       for (const alg of ['nope', 'shake128', 'md4']) {
         assert.throws(() => hmac(alg, 'k', 'm'));

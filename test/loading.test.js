@@ -67,14 +67,16 @@ describe('implementation', function () {
     assert.strictEqual(res.stderr, '');
   });
 
-  it('an addon that cannot load falls back to js without a word', function () {
+  // The stand-in failure patches Node's module loader, which Bun and Deno
+  // do not go through (there the addon never loads: the test below).
+  (otherRuntime ? it.skip : it)('an addon that cannot load falls back to js without a word', function () {
     const res = child({}, NO_ADDON);
     assert.strictEqual(res.status, 0, res.stderr);
     assert.strictEqual(res.stdout.trim(), `js ${ABC}`);
     assert.strictEqual(res.stderr, '');
   });
 
-  it('FAST_HASH_IMPLEMENTATION=native makes a load failure an error at load, with the reason', function () {
+  (otherRuntime ? it.skip : it)('FAST_HASH_IMPLEMENTATION=native makes a load failure an error at load, with the reason', function () {
     const res = child({ FAST_HASH_IMPLEMENTATION: 'native' }, `${NO_ADDON}
       try { require(${JSON.stringify(root)}); } catch (e) { console.log(e.code, e.message); process.exit(0); }
       process.exit(3);`);
