@@ -242,11 +242,14 @@ function outputLength(alg, requested, caller) {
       `Output length ${requested} is invalid for ${alg.name}, which does not support XOF`,
       caller);
   }
-  if (requested > MAX_LENGTH) {
-    throw outOfRange('options.outputLength', `<= ${MAX_LENGTH}`, requested, caller);
+  if (requested > MAX_OUTPUT_LENGTH) {
+    throw outOfRange('options.outputLength', `<= ${MAX_OUTPUT_LENGTH}`, requested, caller);
   }
   return requested;
 }
+// node:crypto takes an outputLength up to 2^32 - 1 (a uint32), whatever
+// length a Buffer may have (2^53 - 1 from Node 22).
+const MAX_OUTPUT_LENGTH = Math.min(MAX_LENGTH, 2 ** 32 - 1);
 
 // ---- MACs to compare ----------------------------------------------------------
 // A MAC string in hex, base64, base64url or latin1 goes to C as it is and is

@@ -379,7 +379,7 @@ async function runChild(mode) {
     const n = O.ok.length;
     if (n === -1 || n === alg.size) return { ok: alg.size };
     if (!alg.xof) return { bad: 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH' };
-    if (n > MAX_LENGTH) return { bad: 'ERR_OUT_OF_RANGE' };
+    if (n > Math.min(MAX_LENGTH, 2 ** 32 - 1)) return { bad: 'ERR_OUT_OF_RANGE' };
     return { ok: n + 0 };
   }
   function dataRef(v) {
@@ -1560,7 +1560,8 @@ async function runChild(mode) {
       add('hashMany: a sparse array of length 2**32-1', () => { const a = []; a.length = 2 ** 32 - 1; return fh.hashMany('sha256', a); }, { code: 'ERR_INVALID_ARG_TYPE' });
       add('hashMany: 5000 mixed elements', () => fh.hashMany('sha3-256', Array.from({ length: 5000 }, (_, i) => (i % 2 ? `s${i}` : container(prng(i % 70, i), CONTAINERS[i % CONTAINERS.length], i % 4)))),
         { check: (got) => (Array.isArray(got) && got.length === 5000 && got.every((g, i) => g === H('sha3-256', i % 2 ? `s${i}` : visibleBytes(container(prng(i % 70, i), CONTAINERS[i % CONTAINERS.length], i % 4))))) || 'wrong results' });
-      add('hashMany: shake128 with outputLength 2**31 for three inputs (too large a Buffer)', () => fh.hashMany('shake128', ['a', 'b', 'c'], { outputLength: 2 ** 31, outputEncoding: 'buffer' }), { coded: true });
+      // (Node 22+ makes Buffers of 2^53 - 1 bytes: there it is only large.)
+      if (3 * 2 ** 31 > MAX_LENGTH) add('hashMany: shake128 with outputLength 2**31 for three inputs (too large a Buffer)', () => fh.hashMany('shake128', ['a', 'b', 'c'], { outputLength: 2 ** 31, outputEncoding: 'buffer' }), { coded: true });
       add('hashMany: a frozen array', () => fh.hashMany('sha256', Object.freeze([...items])), { value: want });
     }
 
