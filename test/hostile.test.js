@@ -395,7 +395,15 @@ async function runChild(mode) {
       if (!p) return { unknown: true };
       if (p.mode === 'throwAll') return { user: p.sentinel };
       if (p.mode === 'revoked') return { bad: undefined };
-      return isKeyObject(p.target) ? keyRef(p.target) : { bad: 'ERR_INVALID_ARG_TYPE' };
+      // Node 26's isKeyObject no longer sees through a proxy (Node 20's reads
+      // a property through it, and the trap decides): the runtime says.
+      let seen;
+      try {
+        seen = isKeyObject(v);
+      } catch {
+        seen = true;
+      }
+      return isKeyObject(p.target) && seen ? keyRef(p.target) : { bad: 'ERR_INVALID_ARG_TYPE' };
     }
     let ko;
     if (isKeyObject(v)) ko = v;
