@@ -60,17 +60,20 @@ function resolve(name) {
   if (name.includes('\u0000')) return undefined;
   const found = probe(name);
   if (found === undefined) return undefined;
-  let id = slotOf.get(found.key);
+  // Names share a slot only where the runtime treats them alike: the same
+  // digest, taken by its HMAC and its one-shot alike (Deno's createHmac
+  // refuses RSA-SHA224, which is sha224 to its createHash; Bun's crypto.hash
+  // refuses RSA-SHA1).
+  const block = found.xof ? 0 : blockOf(name);
+  const direct = !found.xof && oneShotTakes(name);
+  const key = `${found.key}|${block}|${direct}`;
+  let id = slotOf.get(key);
   if (id === undefined) {
     id = algs.length;
-    algs.push({
-      name, size: found.size, xof: found.xof, block: found.xof ? 0 : blockOf(name),
-      direct: !found.xof && oneShotTakes(name),
-    });
-    slotOf.set(found.key, id);
+    algs.push({ name, size: found.size, xof: found.xof, block, direct });
+    slotOf.set(key, id);
   }
-  const { size, xof, block } = algs[id];
-  return { id, size, block, xof, path: 'js' };
+  return { id, size: found.size, block, xof: found.xof, path: 'js' };
 }
 
 // The block size, which node:crypto does not tell, seen through HMAC: a key

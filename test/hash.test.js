@@ -25,7 +25,8 @@ const ENCODINGS = [
 // What node:crypto gives for the same bytes (the API's definition of right).
 function expected(alg, data, enc, outputLength) {
   const options = outputLength === undefined ? undefined : { outputLength };
-  return crypto.createHash(alg, options).update(data).digest(enc === undefined ? 'hex' : enc);
+  // Encodings are case-insensitive in Node; Deno's digest() takes lower case.
+  return crypto.createHash(alg, options).update(data).digest(enc === undefined ? 'hex' : enc.toLowerCase());
 }
 
 function* sweepCases(alg, size, encodings) {
@@ -232,7 +233,10 @@ describe('hash()', function () {
         for (const alg of ['shake128', 'sha256']) {
           throwsWith(() => hash(alg, 'x', { outputLength: len }), TypeError, 'ERR_INVALID_ARG_TYPE',
             /"options.outputLength" property must be of type number/);
-          assert.throws(() => crypto.createHash(alg, { outputLength: len }), { code: 'ERR_INVALID_ARG_TYPE' });
+          // Node's own rule (Deno's createHash words some of these otherwise).
+          if (process.versions.deno === undefined) {
+            assert.throws(() => crypto.createHash(alg, { outputLength: len }), { code: 'ERR_INVALID_ARG_TYPE' });
+          }
         }
       }
     });
