@@ -87,10 +87,12 @@ function nodeTakes(name, alg) {
   }
 }
 
-// HMAC refuses XOFs, as createHmac does (there with no code).
+// HMAC refuses XOFs, as createHmac does (there with no code), and digests
+// whose block the binding does not know: the JavaScript implementation's
+// runtime has no HMAC over them (Deno: RSA-*, md4, sm3).
 function lookupHmacAlgorithm(name, caller) {
   const alg = lookupAlgorithm(name, caller);
-  if (alg.xof) throw invalidDigest(name, caller);
+  if (alg.xof || !(alg.block > 0)) throw invalidDigest(name, caller);
   return alg;
 }
 

@@ -194,10 +194,15 @@ function hash(op, data, length) {
   return digestOf(algAt(op & 0xff), data, length, encodingAt(op >> 8));
 }
 
+// A key as every runtime's createHmac takes it: Deno's refuses views other
+// than Uint8Array (Buffer.concat inside it), so those are read as bytes.
+const { isUint8Array } = require('util').types;
+const keyBytes = (key) => (ArrayBuffer.isView(key) && !isUint8Array(key) ? viewBytes(key) : key);
+
 // The MAC of data under key: a Buffer, or straight into the text of
 // `encoding` (node:crypto makes it natively: no Buffer, nothing to wipe).
 function hmacOf(name, key, data, encoding) {
-  const h = update(crypto.createHmac(name, key), data);
+  const h = update(crypto.createHmac(name, keyBytes(key)), data);
   return encoding === undefined || encoding === 'buffer' ? h.digest() : h.digest(encoding);
 }
 

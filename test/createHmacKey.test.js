@@ -5,10 +5,11 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { createHmacKey, hmac } = require('..');
 const binding = require('../lib/binding');
-const { throwsWith, bytes, hmacAlgorithms, keyInputs } = require('./common');
+const { throwsWith, bytes, hmacAlgorithms, keyInputs, runtimeHmacs } = require('./common');
 
 const ALGORITHMS = hmacAlgorithms();
-const expected = (alg, key, data, enc = 'hex') => crypto.createHmac(alg, key).update(data).digest(enc);
+const expected = (alg, key, data, enc = 'hex') =>
+  crypto.createHmac(alg, key).update(data).digest(enc.toLowerCase()); // Deno's takes lower case only
 
 describe('createHmacKey()', function () {
   describe('digest()', function () {
@@ -54,7 +55,9 @@ describe('createHmacKey()', function () {
   describe('algorithm', function () {
     it('is the name as given, lower-cased', function () {
       assert.strictEqual(createHmacKey('SHA256', 'k').algorithm, 'sha256');
-      assert.strictEqual(createHmacKey('RSA-SHA512', 'k').algorithm, 'rsa-sha512');
+      if (runtimeHmacs('RSA-SHA512')) { // Deno's HMAC has no RSA-* names
+        assert.strictEqual(createHmacKey('RSA-SHA512', 'k').algorithm, 'rsa-sha512');
+      }
       assert.strictEqual(createHmacKey('sha3-256', 'k').algorithm, 'sha3-256');
     });
   });

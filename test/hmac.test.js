@@ -15,7 +15,8 @@ const ENCODINGS = [undefined, 'hex', 'base64', 'base64url', 'latin1', 'binary', 
   'utf8', 'ucs2', 'utf16le', 'ascii', 'HEX', 'BUFFER'];
 
 function expected(alg, key, data, enc) {
-  return crypto.createHmac(alg, key).update(data).digest(enc === undefined ? 'hex' : enc);
+  // Deno's digest() takes encodings in lower case only.
+  return crypto.createHmac(alg, key).update(data).digest(enc === undefined ? 'hex' : enc.toLowerCase());
 }
 
 // Key lengths around the block size: RFC 2104 pads short keys and hashes
