@@ -179,7 +179,8 @@ describe('fast-hash command', function () {
       assert.strictEqual(fastHash(['--list']).stdout, getHashes().join('\n') + '\n');
     });
 
-    it('takes names after -- as files', function () {
+    // Bun drops '--' from process.argv before the command sees it.
+    (process.versions.bun ? it.skip : it)('takes names after -- as files', function () {
       fs.writeFileSync(path.join(dir, '-a'), 'dash\n');
       const ours = fastHash(['--', '-a']);
       assert.strictEqual(ours.status, 0, ours.stderr);

@@ -82,7 +82,7 @@ describe('createHasher()', function () {
         }
       }
       const n = sweep(cases);
-      assert.ok(n > 2000, `${n} cases`);
+      assert.ok(n >= 60 * ALGORITHMS.length, `${n} cases`); // Bun's node:crypto has 14 names, Node's 50+
     });
 
     it('strings as UTF-8 (non-ASCII, surrogates, past the stage and the native stack buffer), in every spelling of utf8', function () {

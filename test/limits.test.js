@@ -80,7 +80,8 @@ function defineTests() {
           assert.strictEqual(c.got, c.want, c.label);
         }
       }
-      assert.ok(result.checks.length >= 3);
+      // (Bun's strings stop at 2^31 - 1 units: fewer of the checks apply.)
+      assert.ok(result.checks.length >= (process.versions.bun ? 1 : 3));
     });
 
     // 5 s / 7-10 s: outputs just past the string limit are squeezed, then
