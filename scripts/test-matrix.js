@@ -70,8 +70,8 @@ const RUNTIMES = [
   },
   {
     id: 'bun', runtime: 'bun', pkg: '@oven/bun-linux-x64@1.4.4', env: {}, expect: 'js',
-    skip: [],
-    why: 'addon cannot load (BoringSSL): JS; every file (under 2 min)',
+    skip: ['hostile.test.js', 'property.test.js', 'workers.test.js'],
+    why: 'addon cannot load (BoringSSL): JS; hostile, property and workers build their references from Node\'s names (Bun\'s createHmac is case-sensitive and has no BLAKE2)',
   },
   {
     id: 'deno', runtime: 'deno', pkg: '@deno/linux-x64-glibc@2.9.6', env: {}, expect: 'js',
