@@ -166,6 +166,10 @@ async function main() {
 
   const results = [];
   for (const q of opts.questions || QUESTIONS) {
+    if (q.run) {
+      results.push(...(await q.run(opts, { libs, env, label: LABEL })));
+      continue;
+    }
     const sizes = opts.size || opts.sizes(q);
     for (const alg of opts.algs || q.algs) {
       for (const table of q.tables(alg)) {
@@ -213,6 +217,10 @@ async function main() {
   const wrote = files.map((f) => path.relative(process.cwd(), f)).join(', ');
   console.log(`\ndone in ${elapsedSec.toFixed(1)} s; wrote ${wrote}`);
   report.headlines(results, opts.algs || ALGS, LABEL, measured);
+  for (const q of opts.questions || QUESTIONS) {
+    if (!q.headlines) continue;
+    for (const line of q.headlines(results.filter((r) => r.question === q.id))) console.log(`headline ${line}`);
+  }
   if (allocations) {
     const pick = (re) => allocations.filter((r) => re.test(r.name)).map((r) => `${r.name} ${r.main.toFixed(2)}`);
     console.log(`headline native allocations per call (main thread): ${pick(/^hash\('sha256', 64B Buffer\) |^HmacKey/).join(', ')}`);

@@ -218,6 +218,9 @@ const QUESTIONS = [
         row: (libs, size) => hasherRow(libs, alg, size, 'hmac') },
     ],
   },
+  // Questions that are not tables of sizes (whole files, whole processes,
+  // other runtimes): each runs itself, see standalone.js.
+  ...require('./standalone'),
 ];
 
 module.exports = { QUESTIONS, ALGS, SIZES, HAS_CRYPTO_HASH };

@@ -1,0 +1,9 @@
+'use strict';
+// Questions that run themselves rather than as a table of input sizes. Each
+// module exports { id, name, algs, run(opts, { libs, env, label }) }: run
+// prints its own table and returns result rows for the JSON (objects with at
+// least `question` and `table`). `opts` is run.js's: quick, budgetMs, size
+// (if --size was given), and so on. An optional headlines(rows) gives the
+// lines printed (after "headline ") at the end of the run.
+module.exports = [
+];
