@@ -55,6 +55,42 @@ function fromBuffer(out, encoding) {
 const ENCODING_NAMES = [];
 for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
 
+// ---- MACs out -------------------------------------------------------------------
+// A MAC is a secret: the Buffer returned is its own (never a slice of the
+// shared pool, where any pooled Buffer's .buffer reaches it), and the bytes
+// only turned into text are wiped.
+//
+// Where the binding fills Buffers, it fills this thread's scratch: a small
+// new Buffer lives on V8's heap, and C filling it first moves it off, which
+// costs more than the MAC. takeMac() then copies the bytes into a new Buffer
+// (or makes the text) and wipes the scratch.
+const SCRATCH = Buffer.from(new ArrayBuffer(64)); // EVP_MAX_MD_SIZE
+const scratchViews = [];
+
+// The scratch as a Buffer of exactly `length` bytes, for the binding to fill.
+const macScratch = (length) => (scratchViews[length] ||= SCRATCH.subarray(0, length));
+
+// The filled scratch as `encoding` asks; the scratch is wiped either way.
+function takeMac(scratch, encoding) {
+  try {
+    if (encoding !== ENC_BUFFER) return fromBuffer(scratch, encoding);
+    const out = Buffer.alloc(scratch.length);
+    out.set(scratch);
+    return out;
+  } finally {
+    scratch.fill(0);
+  }
+}
+
+// A MAC in a Buffer of its own (from the JS implementation or an async job)
+// as `encoding` asks.
+function fromSecret(out, encoding) {
+  if (encoding === ENC_BUFFER) return out;
+  const text = fromBuffer(out, encoding);
+  out.fill(0);
+  return text;
+}
+
 // ---- algorithms -------------------------------------------------------------
 // name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
 // are cached, and the cache is bounded, so junk names cannot grow it.
@@ -335,6 +371,9 @@ module.exports = {
   isNativeText,
   encodingId,
   fromBuffer,
+  fromSecret,
+  macScratch,
+  takeMac,
   lookupAlgorithm,
   lookupHmacAlgorithm,
   checkAlgorithm,

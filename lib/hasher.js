@@ -8,7 +8,7 @@
 const binding = require('./binding');
 const {
   ENC_BUFFER, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
-  parseOptions, outputLength, toBytes, guarded,
+  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac,
 } = require('./args');
 const { makeError, invalidArgType, invalidArgValue } = require('./errors');
 
@@ -74,7 +74,6 @@ const byteLengthOf = intrinsic('byteLength').get;
 const setBytes = intrinsic('set').value;
 const ReflectApply = Reflect.apply;
 const allocUnsafe = Buffer.allocUnsafe;
-const allocUnsafeSlow = Buffer.allocUnsafeSlow;
 const EMPTY = new Uint8Array(0);
 // The stage of the last hasher finished, for the next to take: a loop of
 // hashers allocates none. (One, not a list: a list's push and pop cost a
@@ -235,21 +234,27 @@ class Hasher {
     if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
       result = binding.hasherDigest(handle, encoding, stage, used);
     } else {
-      // A MAC is a secret: never in the shared Buffer pool (any pooled
-      // Buffer's .buffer reaches it), and wiped when only its text is kept.
-      const secret = this.#hmac;
-      let out;
-      if (!FILLS_OUTPUT) {
-        out = binding.hasherDigest(handle, ENC_BUFFER, stage, used);
-      } else {
-        out = secret ? allocUnsafeSlow(length) : allocUnsafe(length);
-        binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
-      }
-      result = fromBuffer(out, encoding);
-      if (secret && encoding !== ENC_BUFFER) out.fill(0);
+      result = this.#hmac ? this.#mac(handle, encoding, stage, used, length) :
+        this.#bytes(handle, encoding, stage, used, length);
     }
     this.#spare();
     return result;
+  }
+
+  // A digest as `encoding` asks, through a Buffer.
+  #bytes(handle, encoding, stage, used, length) {
+    if (!FILLS_OUTPUT) return fromBuffer(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
+    const out = allocUnsafe(length);
+    binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
+    return fromBuffer(out, encoding);
+  }
+
+  // A MAC as `encoding` asks, kept as a secret (see takeMac in args.js).
+  #mac(handle, encoding, stage, used, length) {
+    if (!FILLS_OUTPUT) return fromSecret(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
+    const scratch = macScratch(length);
+    binding.hasherDigest(handle, ENC_BUFFER, stage, used, scratch);
+    return takeMac(scratch, encoding);
   }
 
   // A finished hasher's stage is left for the next hasher.

@@ -10,7 +10,8 @@ const binding = require('./binding');
 const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
-  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, macEncodingId, macValue,
+  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac,
+  macEncodingId, macValue,
   guarded, wholeView, arrayLength,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
@@ -72,23 +73,6 @@ function bytes(fn, a, b, c, length) {
   return out;
 }
 
-// The same for a MAC, a secret: never in the shared Buffer pool, where any
-// pooled Buffer's .buffer would reach it and nothing would wipe it.
-function secretBytes(fn, a, b, c, length) {
-  if (!FILLS_OUTPUT) return fn(a, b, c);
-  const out = Buffer.allocUnsafeSlow(length);
-  fn(a, b, c, out);
-  return out;
-}
-
-// A MAC's bytes as `encoding` asks; bytes only turned into text are wiped.
-function fromSecret(out, encoding) {
-  if (encoding === ENC_BUFFER) return out;
-  const text = fromBuffer(out, encoding);
-  out.fill(0);
-  return text;
-}
-
 function hashAlgorithm(name) {
   const alg = lookupAlgorithm(name, hash);
   lastName = name;
@@ -120,7 +104,10 @@ function hmac(algorithm, key, data, options) {
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) return binding.hmac(alg.id | (encoding << 8), key, data);
-    return fromSecret(secretBytes(binding.hmac, alg.id | BUFFER_OP, key, data, alg.size), encoding);
+    if (!FILLS_OUTPUT) return fromSecret(binding.hmac(alg.id | BUFFER_OP, key, data), encoding);
+    const scratch = macScratch(alg.size);
+    binding.hmac(alg.id | BUFFER_OP, key, data, scratch);
+    return takeMac(scratch, encoding);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -182,8 +169,10 @@ class HmacKey {
     const encoding = options === undefined ? ENC_HEX :
       parseOptions(options, false, this.digest).encoding;
     if (isNativeText(encoding)) return binding.hmacKeyDigest(this.#handle, encoding, data);
-    return fromSecret(secretBytes(binding.hmacKeyDigest, this.#handle, ENC_BUFFER, data, this.#size),
-      encoding);
+    if (!FILLS_OUTPUT) return fromSecret(binding.hmacKeyDigest(this.#handle, ENC_BUFFER, data), encoding);
+    const scratch = macScratch(this.#size);
+    binding.hmacKeyDigest(this.#handle, ENC_BUFFER, data, scratch);
+    return takeMac(scratch, encoding);
   }
 
   verify(data, mac, macEncoding) {

@@ -1,18 +1,33 @@
-/* benchCeiling(): the cost of the digest alone, for the benchmarks' ceiling
- * rows. Runs the very call hash() makes (fh_digest_env: the low-level structs,
- * the provider's functions or the environment's EVP context) in a tight
- * loop over bytes already in memory, with no JS, argument or result work,
- * and returns nanoseconds per digest. Not part of the public API. */
+/* The benchmarks' ceilings: the C work of a call alone. Each runs the very
+ * code a public call runs (for hash(), fh_digest_env: the low-level structs,
+ * the provider's functions or the environment's EVP context; for HMAC, the
+ * MAC and the wipe of its working state) in a tight loop over bytes already
+ * in memory, with no JS, argument or result work, and returns nanoseconds
+ * per call. Not part of the public API. */
 #define _XOPEN_SOURCE 700 /* uv.h needs the POSIX types strict C99 hides */
 
 #include <uv.h>
 
 #include "fast_hash.h"
 
+/* Returns ns per call as a JS number, or NULL after throwing when ok is 0. */
+static napi_value per_call(napi_env env, int ok, uint64_t elapsed,
+                           uint32_t iterations, const char *what) {
+  napi_value result;
+
+  if (!ok) {
+    fh_throw_openssl(env, what);
+    return NULL;
+  }
+  CALL(env, napi_create_double(env, iterations ? (double)elapsed / iterations : 0,
+                               &result));
+  return result;
+}
+
 /* benchCeiling(op, data, iterations) -> ns per digest (op = algId). */
 napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
   size_t argc = 3, outlen;
-  napi_value argv[3], result;
+  napi_value argv[3];
   void *self;
   fh_state *st;
   const fh_alg *alg;
@@ -34,11 +49,83 @@ napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
   elapsed = uv_hrtime() - start;
   fh_input_release(&in);
   fh_wipe(md, sizeof(md));
-  if (!ok) {
-    fh_throw_openssl(env, "Digest");
+  return per_call(env, ok, elapsed, iterations, "Digest");
+}
+
+/* Runs `iterations` HMACs as hmac() does; *elapsed gets the ns they took. */
+static int time_hmac(fh_state *st, const fh_alg *alg, const fh_input *key,
+                     const fh_input *data, uint32_t iterations,
+                     uint64_t *elapsed) {
+  fh_hmac_work w;
+  uint64_t start = uv_hrtime();
+  uint32_t i;
+  int ok = 1;
+
+  for (i = 0; ok && i < iterations; i++) {
+    ok = fh_hmac_compute(alg, st->ctx, key->data, key->len, data->data,
+                         data->len, &w);
+    fh_hmac_wipe(alg, &w);
+  }
+  *elapsed = uv_hrtime() - start;
+  return ok;
+}
+
+/* benchHmac(algId, key, data, iterations) -> ns per MAC, key schedule
+ * included: the C work of hmac(). */
+napi_value fh_bench_hmac(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4], result = NULL;
+  void *self;
+  fh_state *st;
+  const fh_alg *alg;
+  uint32_t id, iterations;
+  fh_input key, data;
+  uint64_t elapsed;
+  int ok;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  st = self;
+  if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg) ||
+      !fh_get_u32(env, argv[3], &iterations))
+    return NULL;
+  if (!fh_hmac_capable(alg)) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
+             "Invalid digest for HMAC");
     return NULL;
   }
-  CALL(env, napi_create_double(env, iterations ? (double)elapsed / iterations : 0,
-                               &result));
+  if (!fh_get_key(env, argv[1], &key)) return NULL;
+  if (fh_get_input(env, argv[2], &data)) {
+    ok = time_hmac(st, alg, &key, &data, iterations, &elapsed);
+    fh_input_release(&data);
+    result = per_call(env, ok, elapsed, iterations, "HMAC");
+  }
+  fh_input_release(&key);
   return result;
+}
+
+/* benchHmacKey(key, data, iterations) -> ns per MAC from the key's
+ * precomputed states: the C work of HmacKey#digest. */
+napi_value fh_bench_hmac_key(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  void *self;
+  const fh_hmac_key *k;
+  uint32_t iterations, i;
+  fh_input data;
+  fh_hmac_work w;
+  uint64_t start, elapsed;
+  int ok = 1;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  if (!fh_hmac_key_get(env, self, argv[0], &k) ||
+      !fh_get_u32(env, argv[2], &iterations) || !fh_get_input(env, argv[1], &data))
+    return NULL;
+  start = uv_hrtime();
+  for (i = 0; ok && i < iterations; i++) {
+    ok = fh_hmac_key_mac(self, k, &data, &w);
+    fh_hmac_wipe(&k->alg, &w);
+  }
+  elapsed = uv_hrtime() - start;
+  fh_input_release(&data);
+  return per_call(env, ok, elapsed, iterations, "HMAC");
 }

@@ -416,6 +416,11 @@ typedef struct {
 int fh_hmac_key_get(napi_env env, fh_state *st, napi_value value,
                     const fh_hmac_key **out);
 
+/* The MAC of data under the key, into FH_HMAC_MAC(w, &k->alg), from copies
+ * of its keyed states; the caller wipes w. */
+int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
+                    fh_hmac_work *w);
+
 /* ---- hashers (hasher_store.c, hasher.c) ----------------------------------- */
 
 /* One hasher's state: a slot of the environment's store. */
@@ -467,5 +472,7 @@ napi_value fh_hash_file(napi_env env, napi_callback_info info);
 /* ---- benchmarks only (bench.c) ------------------------------------------- */
 
 napi_value fh_bench_ceiling(napi_env env, napi_callback_info info);
+napi_value fh_bench_hmac(napi_env env, napi_callback_info info);
+napi_value fh_bench_hmac_key(napi_env env, napi_callback_info info);
 
 #endif /* FAST_HASH_H */

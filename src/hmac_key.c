@@ -171,10 +171,8 @@ static int load_state(fh_hmac_work *w, const fh_alg *alg, const fh_ll_ctx *ll,
   return 1;
 }
 
-/* The MAC of data under the key, into FH_HMAC_MAC(w, alg), from copies of
- * its keyed states; the caller wipes w. */
-static int key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
-                   fh_hmac_work *w) {
+int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
+                    fh_hmac_work *w) {
   const fh_alg *alg = &k->alg;
   uint8_t *inner = FH_HMAC_INNER(w, alg);
 
@@ -208,7 +206,7 @@ static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
     *k = NULL;
     return 0;
   }
-  ok = key_mac(st, *k, &data, w);
+  ok = fh_hmac_key_mac(st, *k, &data, w);
   fh_input_release(&data);
   if (!ok) fh_throw_openssl(env, "HMAC");
   return ok;

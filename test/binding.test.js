@@ -39,7 +39,7 @@ function valuePool(b) {
 function* calls(b, seed, count) {
   const pool = valuePool(b);
   const names = Object.keys(b).filter((n) => typeof b[n] === 'function' &&
-    n !== 'benchCeiling' && n !== 'forceEvp');
+    !n.startsWith('bench') && n !== 'forceEvp');
   let x = seed >>> 0 || 1;
   const next = (n) => {
     x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
