@@ -8,7 +8,7 @@ const { KeyObject } = crypto;
 const {
   isAnyArrayBuffer, isKeyObject, isCryptoKey, isProxy, isUint8Array,
 } = require('util').types;
-const { constants: { MAX_LENGTH } } = require('buffer');
+const { Buffer, constants: { MAX_LENGTH } } = require('buffer');
 const binding = require('./binding');
 const {
   makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,

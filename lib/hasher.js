@@ -6,6 +6,8 @@
 // by default, copy() taking its own output length, and finalisation.
 
 const binding = require('./binding');
+// Node's global Buffer is a getter: a module binding is a plain load.
+const { Buffer } = require('buffer');
 const {
   ENC_BUFFER, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
   parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac,

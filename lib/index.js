@@ -5,6 +5,8 @@
 // encodes.
 
 const crypto = require('crypto');
+// Node's global Buffer is a getter: a module binding is a plain load.
+const { Buffer } = require('buffer');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {

@@ -6,6 +6,8 @@
 // chain. HMAC keys live in secret KeyObjects (native memory the runtime
 // owns); this side has no key copies of its own to wipe.
 const crypto = require('crypto');
+// Node's global Buffer is a getter: a module binding is a plain load.
+const { Buffer } = require('buffer');
 const fs = require('fs');
 const { makeError } = require('./errors');
 

@@ -64,6 +64,7 @@ function ceiling(alg, parts, repeat = 1) {
   const id = addon.resolve(alg).id;
   return {
     name: 'ceiling',
+    native: true,
     one: () => null,
     loop(c, n) {
       let s = 0;
@@ -71,6 +72,15 @@ function ceiling(alg, parts, repeat = 1) {
       return s | 0;
     },
   };
+}
+
+// A native loop beside the ceiling: fn(addon, n) runs n calls' C work in C
+// (benchHmac, benchHmacKey). Its result is a time, not a digest, so it is not
+// checked; null where the addon cannot load.
+function nativeLoop(name, fn) {
+  const addon = native.addon;
+  if (!addon) return null;
+  return { name, native: true, one: () => null, loop: (c, n) => fn(addon, n) | 0 };
 }
 
 // ---- peer libraries -------------------------------------------------------------
@@ -110,5 +120,5 @@ const wasmHasher = (libs, alg) => (libs.wasm && WASM[alg] ? WASM[alg](libs.wasm)
 const nobleFn = (libs, alg) => (libs.noble && NOBLE[alg] ? NOBLE[alg](libs.noble) : null);
 
 module.exports = {
-  peer, ceiling, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding, IMPLEMENTATION, LABEL,
+  peer, ceiling, nativeLoop, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding, IMPLEMENTATION, LABEL,
 };

@@ -4,33 +4,13 @@
 // builds that cell: its inputs (made once, before any timing), its peers,
 // and the result node:crypto gives, which every peer must match.
 
-const { peer, ceiling, wasmHasher, nobleFn, crypto, fastHash, binding } = require('./peers');
+const { peer, ceiling, nativeLoop, wasmHasher, nobleFn, crypto, fastHash, binding } = require('./peers');
+const { bytes, ascii, nonAscii } = require('./inputs');
+const bun = require('./bun');
 
 const ALGS = ['sha256', 'sha512', 'md5', 'sha1', 'sha3-256', 'blake2b512'];
 const SIZES = [16, 64, 256, 1024, 16384, 1 << 20];
 const HAS_CRYPTO_HASH = typeof crypto.hash === 'function';
-
-// ---- inputs -------------------------------------------------------------------
-function bytes(size, mul = 31, add = 7) {
-  const b = Buffer.alloc(size); // its own memory, not a slice of the shared pool
-  for (let i = 0; i < size; i++) b[i] = (i * mul + add) & 255;
-  return b;
-}
-// Strings go through a Buffer so V8 holds them flat (not as cons strings,
-// which would add a one-off flattening to the first call).
-const ascii = (size) => bytes(size).map((_, i) => 97 + (i % 26)).toString('latin1');
-// Mixed 2- and 3-byte characters (V8 stores it two-byte, so it takes the full
-// UTF-8 conversion), padded with ASCII to exactly `size` UTF-8 bytes.
-function nonAscii(size) {
-  const chars = ['é', '€', 'a', 'ß', 'ü', '✓'];
-  let s = '';
-  for (let i = 0, n = 0; ; i++) {
-    const c = chars[i % chars.length], len = Buffer.byteLength(c);
-    if (n + len > size) { s += 'a'.repeat(size - n); break; }
-    s += c; n += len;
-  }
-  return Buffer.from(s, 'utf8').toString('utf8');
-}
 
 // ---- (a), (b), (c): hash() and its peers on one input and output encoding ------
 // hash-wasm and noble give hex or raw bytes only: they sit out base64 tables.
@@ -51,26 +31,45 @@ async function digestRow(libs, alg, data, enc) {
     const n = libs.noble, input = str ? 'fn(utf8(data))' : 'fn(data)';
     peers.push(peer('noble', hex ? `hex(${input})` : input, { fn, data, hex: n.hex, utf8: n.utf8 }));
   }
+  // 'buffer' beside the hex output of the same digest (what the Buffer
+  // costs over the string), and beside Bun's bytes output (in a Bun child).
+  const row = { external: [] };
+  if (enc === 'buffer') {
+    const hexPeer = peer('hex output', 'hash(alg, data)', s);
+    hexPeer.expected = crypto.createHash(alg).update(data).digest('hex');
+    peers.push(hexPeer);
+    if (!str) row.external.push(bun.cryptoHasherBytes(alg, data.length));
+  }
   // The ceiling digests the very same memory when it can: a copy of 1 MiB
   // elsewhere can digest a few per cent slower or faster.
   peers.push(ceiling(alg, [str ? Buffer.from(data) : data]));
   const expected = crypto.createHash(alg).update(data).digest(enc === 'buffer' ? undefined : enc);
-  return { peers: peers.filter(Boolean), expected, bytes: Buffer.byteLength(data) };
+  return { ...row, peers: peers.filter(Boolean), expected, bytes: Buffer.byteLength(data) };
 }
 
 // ---- (d): HMAC ----------------------------------------------------------------
 // The ceiling of an HMAC is its two plain digests, H(key block || message)
 // and H(key block || inner digest), each as benchCeiling runs it. HmacKey
 // keeps the keyed states, so it skips a block of each and can beat it.
+// 'C hmac' and 'C HmacKey' are the C work of hmac() and of HmacKey#digest
+// (key schedule per call; precomputed keyed states) in a native loop, wipes
+// included: what each call costs above them is its JS and Node-API cost.
+// HmacKey#verify's result is its MAC when the verdict is true.
 const KEY = bytes(32, 73, 11);
 async function hmacRow(libs, alg, data) {
   const key = KEY, hk = fastHash.createHmacKey(alg, key);
-  const s = { hmac: fastHash.hmac, crypto, alg, key, data, hk };
+  const mac = crypto.createHmac(alg, key).update(data).digest('hex');
+  const s = { hmac: fastHash.hmac, crypto, alg, key, data, hk, mac };
   const peers = [
     peer('hmac', 'hmac(alg, key, data)', s),
     peer('HmacKey#digest', 'hk.digest(data)', s),
+    peer('HmacKey#verify', "hk.verify(data, mac) ? mac : ''", s),
     peer('createHmac', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
   ];
+  const { id } = binding.resolve(alg);
+  let handle;
+  peers.push(nativeLoop('C hmac', (addon, n) => addon.benchHmac(id, key, data, n)),
+    nativeLoop('C HmacKey', (addon, n) => addon.benchHmacKey(handle ||= addon.hmacKeyNew(id, key), data, n)));
   const inner = wasmHasher(libs, alg); // a promise: createHMAC takes one
   if (inner) {
     const h = await libs.wasm.createHMAC(inner, key);

@@ -82,6 +82,7 @@ function headlines(results, algs, label, measured) {
   const bch = b && b.peers['crypto.hash'];
   lines.push(`sha256 64 B 'buffer' output: ${label} vs crypto.hash(..., 'buffer') ` +
     `${bch ? fmtX(bch.bestNs / b.peers['fast-hash'].bestNs) : 'n/a (not measured)'}`);
+  if (b) lines.push(bufferLine(b, label));
   const big = algs.map((alg) => [alg, find('a', alg, 1 << 20)]).filter(([, r]) => r && r.peers.ceiling)
     .map(([alg, r]) => `${alg} ${(r.peers['fast-hash'].bestNs / r.peers.ceiling.bestNs).toFixed(3)}`);
   lines.push(`${label} / ceiling at 1 MiB: ${big.length ? big.join(', ') : 'not measured'}`);
@@ -91,6 +92,7 @@ function headlines(results, algs, label, measured) {
       const x = (n) => fmtX(h.peers.createHmac.bestNs / h.peers[n].bestNs);
       lines.push(`HMAC-${alg} 64 B, ${label}: hmac vs createHmac ${x('hmac')}, ` +
         `HmacKey#digest vs createHmac ${x('HmacKey#digest')}`);
+      if (h.peers['C HmacKey']) lines.push(hmacAboveC(h, alg, label));
     }
   }
   const m = find('e', 'sha256', 64);
@@ -111,6 +113,26 @@ function headlines(results, algs, label, measured) {
   }
   console.log('');
   for (const l of lines) console.log(`headline ${l}`);
+}
+
+// What 'buffer' output costs over the hex output of the same digest, and how
+// it stands against Bun's bytes output (timed in Bun, same harness).
+function bufferLine(r, label) {
+  const p = r.peers, fh = p['fast-hash'].bestNs;
+  const hex = p['hex output'] ? `${fmtNs(fh - p['hex output'].bestNs)} ns above its hex output (target <= 40)` :
+    'hex output not measured';
+  const bun = p['Bun CryptoHasher'] ? `Bun.CryptoHasher.hash bytes ${fmtNs(p['Bun CryptoHasher'].bestNs)} ns: ` +
+    `${label} ${fmtX(p['Bun CryptoHasher'].bestNs / fh)} (target > 1x)` : 'no Bun column';
+  return `sha256 64 B 'buffer' output, ${label}: ${fmtNs(fh)} ns, ${hex}; ${bun}`;
+}
+
+// HMAC calls above their C work alone (native loops of the same code).
+function hmacAboveC(r, alg, label) {
+  const p = r.peers, above = (name, c) => fmtNs(p[name].bestNs - p[c].bestNs);
+  return `HMAC-${alg} 64 B above the C loop, ${label}: HmacKey#digest +${above('HmacKey#digest', 'C HmacKey')} ns ` +
+    `and HmacKey#verify +${above('HmacKey#verify', 'C HmacKey')} ns over precomputed states ` +
+    `(${fmtNs(p['C HmacKey'].bestNs)} ns), hmac() +${above('hmac', 'C hmac')} ns over the C HMAC with its key ` +
+    `schedule (${fmtNs(p['C hmac'].bestNs)} ns) (targets <= 100)`;
 }
 
 module.exports = { LEGEND, printHead, printRow, headlines, fmtSize };
