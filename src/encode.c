@@ -267,13 +267,14 @@ static int decode_base64(const uint16_t *s, size_t n, uint8_t *out,
 
 int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
                   uint8_t *out, size_t want, int *valid) {
-  uint16_t text[FH_MAX_MAC_TEXT + 1];
+  /* Room for one unit past the longest MAC text: one call reads the text,
+   * and a longer string shows as one unit too long (it is cut there). */
+  uint16_t text[FH_MAX_MAC_TEXT + 2];
   size_t n, i;
 
   *valid = 0;
-  CALL(env, napi_get_value_string_utf16(env, value, NULL, 0, &n));
-  if (n > FH_MAX_MAC_TEXT) return 1;
   CALL(env, napi_get_value_string_utf16(env, value, text, sizeof(text) / 2, &n));
+  if (n > FH_MAX_MAC_TEXT) return 1;
   switch (enc) {
     case FH_ENC_HEX:
       *valid = decode_hex(text, n, out, want);

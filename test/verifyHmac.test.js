@@ -100,6 +100,18 @@ describe('verifyHmac()', function () {
     });
   });
 
+  // The longest MAC text is sha512's hex (128 characters): text that starts
+  // with the right MAC and goes on is not the MAC, however long.
+  it('is false for MAC text that starts right and goes on', function () {
+    const mac = crypto.createHmac('sha512', 'k').update('m').digest('hex');
+    assert.strictEqual(verifyHmac('sha512', 'k', 'm', mac), true);
+    for (const tail of ['0', '00', '0'.repeat(1000), 'x', '\u20ac']) {
+      assert.strictEqual(verifyHmac('sha512', 'k', 'm', mac + tail), false, `tail of ${tail.length}`);
+    }
+    const short = crypto.createHmac('sha256', 'k').update('m').digest('hex');
+    assert.strictEqual(verifyHmac('sha256', 'k', 'm', short + '0'.repeat(128 - short.length)), false);
+  });
+
   // Canonical padding only: the right number of characters with something
   // other than '=' where the padding belongs is not the MAC.
   it("is false for base64/base64url text whose padding is not '='", function () {
