@@ -10,90 +10,9 @@
 const assert = require('assert');
 const { spawnSync } = require('child_process');
 const fs = require('fs');
+const { occurrences, sha256Block } = require('./fixtures/memory-scan');
 
 // ---- the child side --------------------------------------------------------
-
-// Writable mappings of this process: the main thread's stack, or all.
-function mappings(stackOnly) {
-  return fs.readFileSync('/proc/self/maps', 'latin1').split('\n').filter(Boolean).map((line) => {
-    const [range, perms, , , , name = ''] = line.trim().split(/\s+/);
-    const [start, end] = range.split('-').map((h) => BigInt(`0x${h}`));
-    return { start, end, perms, name };
-  }).filter((m) => m.perms.startsWith('rw') && (stackOnly ? m.name === '[stack]' : !m.name.startsWith('[v')));
-}
-
-// Where `pattern` occurs in those mappings, 4-byte aligned (a count; 0 is
-// clean). The pattern is held as numbers, never as bytes, and each chunk
-// read is zeroed after its search: neither is a copy for the scan to find.
-function occurrences(pattern, stackOnly) {
-  const words = Array.isArray(pattern) ? pattern : [];
-  if (!Array.isArray(pattern)) {
-    for (let i = 0; i < pattern.length; i += 4) words.push(pattern.readUInt32LE(i));
-    pattern.fill(0);
-  }
-  const fd = fs.openSync('/proc/self/mem', 'r');
-  const chunk = Buffer.alloc(1 << 22);
-  let found = 0;
-  try {
-    for (const m of mappings(stackOnly)) {
-      for (let at = m.start; at < m.end; at += BigInt(chunk.length)) {
-        const len = Number(m.end - at < BigInt(chunk.length) ? m.end - at : BigInt(chunk.length));
-        let n = 0;
-        try {
-          n = fs.readSync(fd, chunk, 0, len, at);
-        } catch {
-          break;
-        }
-        found += countWords(chunk, n, words);
-        chunk.fill(0);
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return found;
-}
-
-function countWords(chunk, n, words) {
-  let found = 0;
-  for (let i = 0; i + 4 * words.length <= n; i += 4) {
-    if (chunk.readUInt32LE(i) !== words[0]) continue;
-    let j = 1;
-    while (j < words.length && chunk.readUInt32LE(i + 4 * j) === words[j]) j++;
-    if (j === words.length) found++;
-  }
-  return found;
-}
-
-// SHA-256's chaining value after one block, as OpenSSL's SHA256_CTX holds
-// it (h[0..7], host byte order), as the numbers occurrences() looks for:
-// never as bytes on V8's heap, whose scavenger can leave copies behind.
-function sha256Block(block) {
-  const K = [];
-  const frac = (x) => Math.floor((x - Math.floor(x)) * 2 ** 32) >>> 0;
-  for (let n = 2; K.length < 64; n++) if ([...Array(n).keys()].slice(2).every((d) => n % d)) K.push(frac(Math.cbrt(n)));
-  const H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
-  const rotr = (x, r) => (x >>> r) | (x << (32 - r));
-  const w = [];
-  for (let i = 0; i < 64; i++) {
-    if (i < 16) w[i] = block.readUInt32BE(4 * i);
-    else {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
-    }
-  }
-  let [a, b, c, d, e, f, g, h] = H;
-  for (let i = 0; i < 64; i++) {
-    const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
-    const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-    [h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
-  }
-  const le = require('os').endianness() === 'LE';
-  const swap = (x) => (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
-  // occurrences() reads memory as little-endian words.
-  return [a, b, c, d, e, f, g, h].map((x, i) => (le ? (x + H[i]) >>> 0 : swap((x + H[i]) >>> 0)));
-}
 
 const KEY = Buffer.alloc(32, 0xa7);
 const pad = (byte) => Buffer.concat([Buffer.alloc(32, 0xa7 ^ byte), Buffer.alloc(32, byte)]);
