@@ -173,12 +173,29 @@ static int absorb_tail(napi_env env, fh_hasher *h, napi_value tail,
   return ok;
 }
 
+/* The result of a digest call that computed n bytes into out (ok 0: it
+ * failed, with the reason on OpenSSL's queue): a thrown error, the string in
+ * encoding enc, or nothing when the digest went into the caller's Buffer
+ * `into`. The stack copy is wiped either way. */
+static napi_value digest_result(napi_env env, int ok, napi_value into,
+                                fh_encoding enc, uint8_t *out, size_t n,
+                                uint8_t *stack) {
+  napi_value result = NULL;
+
+  if (!ok)
+    fh_throw_openssl(env, "Digest");
+  else if (into == NULL)
+    fh_make_string(env, enc, out, n, &result);
+  if (out == stack) fh_wipe(stack, n);
+  return result;
+}
+
 /* hasherDigest(token, encodingId, tail, n[, buffer]) -> string, or fills
  * buffer: the digest of everything absorbed and then tail's first n bytes.
  * Once the state is finished it is wiped and freed, whatever else fails. */
 napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   size_t argc = 5, length;
-  napi_value argv[5], into, result = NULL;
+  napi_value argv[5], into;
   void *self;
   int64_t token;
   fh_hasher *h;
@@ -196,12 +213,7 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   ok = hasher_final(h, out);
   length = h->length;
   fh_hasher_release(env, self, token);
-  if (!ok)
-    fh_throw_openssl(env, "Digest");
-  else if (into == NULL)
-    fh_make_string(env, (fh_encoding)enc, out, length, &result);
-  if (out == stack) fh_wipe(stack, length);
-  return result;
+  return digest_result(env, ok, into, (fh_encoding)enc, out, length, stack);
 }
 
 /* Copies h's states into c (a fresh slot of the same kind). Returns 1, or 0
@@ -311,12 +323,13 @@ static uint8_t *one_shot_target(napi_env env, napi_value into, size_t outlen,
  * to cut the stage (a view costs V8 about as much as this call). */
 napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
   size_t argc = 5, outlen;
-  napi_value argv[5], into, result = NULL;
+  napi_value argv[5], into;
   void *self;
   uint32_t op;
   const fh_alg *alg;
   fh_input in;
   uint8_t stack[EVP_MAX_MD_SIZE], *out;
+  int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, self, op & 0xff, &alg))
@@ -327,11 +340,8 @@ napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
   if ((out = one_shot_target(env, into, outlen, stack)) == NULL ||
       !fh_get_input(env, argv[1], &in) || !cut_input(env, argv[2], &in))
     return NULL;
-  if (!fh_digest_env(self, alg, in.data, in.len, out, outlen))
-    fh_throw_openssl(env, "Digest");
-  else if (into == NULL)
-    fh_make_string(env, (fh_encoding)(op >> 8), out, outlen, &result);
+  ok = fh_digest_env(self, alg, in.data, in.len, out, outlen);
   fh_input_release(&in);
-  if (out == stack) fh_wipe(stack, outlen);
-  return result;
+  return digest_result(env, ok, into, (fh_encoding)(op >> 8), out, outlen,
+                       stack);
 }
