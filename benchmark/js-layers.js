@@ -40,15 +40,15 @@ function bytes(size, mul = 31, add = 7) {
 
 // ---- cases ----------------------------------------------------------------------
 // Each: a title, the expected result, and peers in layer order (outermost
-// last). `op` is what lib/index.js passes the binding for this call.
+// last). `id` and `encId` are what lib/index.js passes the binding for this call.
 const KEY = bytes(32, 73, 11);
 const HAS_CRYPTO_HASH = typeof crypto.hash === 'function';
 
 function digestCase(size, enc) {
   const data = bytes(size), alg = 'sha256';
-  const op = binding.resolve(alg).id | (binding.encodings[enc] << 8);
+  const id = binding.resolve(alg).id, encId = binding.encodings[enc];
   const digestEnc = enc === 'buffer' ? undefined : enc; // createHash's digest() gives a Buffer
-  const s = { crypto, hash: fh.hash, bhash: binding.hash, alg, data, enc, digestEnc, op };
+  const s = { crypto, hash: fh.hash, bhash: binding.hash, alg, data, enc, digestEnc, id, encId };
   const arg = enc === 'hex' ? '' : ', enc';
   const user = HAS_CRYPTO_HASH ? `crypto.hash(alg, data${arg})` : 'crypto.createHash(alg).update(data).digest(digestEnc)';
   return {
@@ -58,7 +58,7 @@ function digestCase(size, enc) {
       HAS_CRYPTO_HASH && peer('crypto.hash', user, s),
       peer('createHash', 'crypto.createHash(alg).update(data).digest(digestEnc)', s),
       peer('control: the user\'s call again', user, s),
-      peer('binding.hash', 'bhash(op, data, 32)', s),
+      peer('binding.hash', 'bhash(id, encId, data, 32)', s),
       peer('fast-hash hash', `hash(alg, data${arg})`, s),
     ].filter(Boolean),
   };
@@ -66,9 +66,9 @@ function digestCase(size, enc) {
 
 function hmacCase(size) {
   const data = bytes(size), alg = 'sha256', key = KEY;
-  const op = binding.resolve(alg).id;
+  const id = binding.resolve(alg).id, hex = binding.encodings.hex;
   const keyObject = crypto.createSecretKey(key), hk = fh.createHmacKey(alg, key);
-  const s = { crypto, hmac: fh.hmac, bhmac: binding.hmac, alg, key, keyObject, hk, data, op };
+  const s = { crypto, hmac: fh.hmac, bhmac: binding.hmac, alg, key, keyObject, hk, data, id, hex };
   return {
     title: `HMAC-sha256 ${size} B, 32-byte key, hex output`,
     expected: crypto.createHmac(alg, key).update(data).digest('hex'),
@@ -77,7 +77,7 @@ function hmacCase(size) {
       peer('control: createHmac again', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
       peer('createHmac, digest() then hex', "crypto.createHmac(alg, key).update(data).digest().toString('hex')", s),
       peer('createHmac(KeyObject)', "crypto.createHmac(alg, keyObject).update(data).digest('hex')", s),
-      peer('binding.hmac', 'bhmac(op, key, data)', s),
+      peer('binding.hmac', 'bhmac(id, hex, key, data)', s),
       peer('fast-hash hmac', 'hmac(alg, key, data)', s),
       peer('fast-hash HmacKey#digest', 'hk.digest(data)', s),
     ],

@@ -102,7 +102,7 @@ function lookupAlgorithm(name, caller) {
   if (alg === undefined) {
     const found = binding.resolve(name);
     if (found === undefined || !nodeTakes(name, found)) throw invalidDigest(name, caller);
-    alg = { ...found, name: name.toLowerCase(), hexOp: found.id | (ENC_HEX << 8) };
+    alg = { ...found, name: name.toLowerCase() };
     if (algorithms.size >= MAX_CACHED_NAMES) algorithms.clear();
     algorithms.set(name, alg);
   }

@@ -10,8 +10,8 @@
 //
 // Every argument arrives checked by the shim; an implementation re-checks
 // only what protects its memory, and throws coded errors for the rest.
-// `op` is algId | encodingId << 8: algId from resolve(), encodingId from
-// `encodings`. A 'buffer' result: when `fillsOutput`, the shim passes `out`,
+// algId comes from resolve(), enc (an encoding ID) from `encodings`. A
+// 'buffer' result (enc = encodings.buffer): when `fillsOutput`, the shim passes `out`,
 // a Buffer of exactly the output length, which is filled and nothing is
 // returned; otherwise the function returns a Buffer of its own.
 //
@@ -20,10 +20,10 @@
 //   encodings                  { hex, base64, base64url, latin1, buffer } -> id
 //   encodedLength(enc, n)      length of the text of n bytes in enc
 //   resolve(name)              { id, size, block, xof, path } | undefined
-//   hash(op, data, length[, out])            -> string | Buffer | undefined
-//   hmac(op, key, data[, out])               -> string | Buffer | undefined
-//   hmacVerify(op, key, data, mac)           -> boolean (mac: bytes, or a
-//                                               string in op's encoding)
+//   hash(algId, enc, data, length[, out])    -> string | Buffer | undefined
+//   hmac(algId, enc, key, data[, out])       -> string | Buffer | undefined
+//   hmacVerify(algId, enc, key, data, mac)   -> boolean (mac: bytes, or a
+//                                               string in enc)
 //   hmacKeyNew(algId, key)                   -> handle
 //   hmacKeyDigest(handle, enc, data[, out])  -> as hmac
 //   hmacKeyVerify(handle, enc, data, mac)    -> as hmacVerify
@@ -41,19 +41,19 @@
 //       in hasherNew)
 //   hasherFree(handle)                       finishes a hasher dropped
 //       unfinished (a finished or unknown one: nothing)
-//   hashPrefix(op, data, n, length[, out])   -> as hash, of data's first n
-//       bytes
+//   hashPrefix(algId, enc, data, n, length[, out]) -> as hash, of data's
+//       first n bytes
 //   Native handles are numbers naming slots of the addon's store (a stale
 //   one names nothing); the shim frees those of hashers collected
 //   unfinished with hasherFree.
-//   hashMany(op, length, into, ...inputs)    -> one string, each digest at
+//   hashMany(algId, enc, length, into, ...inputs) -> one string, each digest at
 //       encodedLength(enc, length) characters, or an array of strings; with
 //       a Buffer `into`, digest i fills its i-th slice
-//   hashAsync(op, data, length), hmacAsync(op, key, data),
-//   hashFile(op, path, length)               -> Promise<string | Buffer>
+//   hashAsync(algId, enc, data, length), hmacAsync(algId, enc, key, data),
+//   hashFile(algId, enc, path, length)       -> Promise<string | Buffer>
 //       (encoding 'buffer' gives a Buffer; the inputs are copied at the call)
-//   hashFileSync(op, path, length[, out])    -> as hash
-//   resolve(name).path, benchCeiling(...),
+//   hashFileSync(algId, enc, path, length[, out]) -> as hash
+//   resolve(name).path, benchCeiling(...), benchHmac(...), benchHmacKey(...),
 //   hasherStoreStats()                       native only: tests, benchmarks
 const { makeError } = require('./errors');
 

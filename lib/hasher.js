@@ -81,7 +81,6 @@ const EMPTY = new Uint8Array(0);
 // hashers allocates none. (One, not a list: a list's push and pop cost a
 // visible part of a short digest.)
 let spare;
-const BUFFER_OP = ENC_BUFFER << 8;
 
 // An incremental digest (createHasher) or streaming HMAC
 // (hmacKey.createHasher()). Usable on the thread that created it.
@@ -302,11 +301,11 @@ function flush() {
 // A plain hasher's digest when all it was given is one string: hash() of it.
 function textShot(id, text, length, encoding) {
   if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-    return binding.hash(id | (encoding << 8), text, length);
+    return binding.hash(id, encoding, text, length);
   }
-  if (!FILLS_OUTPUT) return fromBuffer(binding.hash(id | BUFFER_OP, text, length), encoding);
+  if (!FILLS_OUTPUT) return fromBuffer(binding.hash(id, ENC_BUFFER, text, length), encoding);
   const out = allocUnsafe(length);
-  binding.hash(id | BUFFER_OP, text, length, out);
+  binding.hash(id, ENC_BUFFER, text, length, out);
   return fromBuffer(out, encoding);
 }
 
@@ -314,11 +313,11 @@ function textShot(id, text, length, encoding) {
 // of `stage`): one one-shot of them.
 function oneShot(id, stage, n, length, encoding) {
   if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-    return binding.hashPrefix(id | (encoding << 8), stage, n, length);
+    return binding.hashPrefix(id, encoding, stage, n, length);
   }
-  if (!FILLS_OUTPUT) return fromBuffer(binding.hashPrefix(id | BUFFER_OP, stage, n, length), encoding);
+  if (!FILLS_OUTPUT) return fromBuffer(binding.hashPrefix(id, ENC_BUFFER, stage, n, length), encoding);
   const out = allocUnsafe(length);
-  binding.hashPrefix(id | BUFFER_OP, stage, n, length, out);
+  binding.hashPrefix(id, ENC_BUFFER, stage, n, length, out);
   return fromBuffer(out, encoding);
 }
 

@@ -36,42 +36,41 @@ function hash(algorithm, data, options) {
   }
   if (options === undefined) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    return binding.hash(alg.hexOp, data, alg.size);
+    return binding.hash(alg.id, ENC_HEX, data, alg.size);
   }
   if (options === 'buffer') {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    return bytes(binding.hash, alg.id | BUFFER_OP, data, alg.size, alg.size);
+    return bytes(binding.hash, alg.id, data, alg.size, alg.size);
   }
   if (options === lastEncodingName) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    return binding.hash(alg.id | lastEncodingOp, data, alg.size);
+    return binding.hash(alg.id, lastEncoding, data, alg.size);
   }
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (typeof options === 'string' && isNativeText(encoding)) {
     lastEncodingName = options;
-    lastEncodingOp = encoding << 8;
+    lastEncoding = encoding;
   }
   if (alg === undefined) alg = hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
-  if (isNativeText(encoding)) return binding.hash(alg.id | (encoding << 8), data, length);
-  return fromBuffer(bytes(binding.hash, alg.id | BUFFER_OP, data, length, length), encoding);
+  if (isNativeText(encoding)) return binding.hash(alg.id, encoding, data, length);
+  return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
 }
 
-const BUFFER_OP = ENC_BUFFER << 8;
 const FILLS_OUTPUT = binding.fillsOutput;
 
 // The last output encoding given by name that the binding makes (base64,
 // say), so a run of calls with it skips the option parsing.
 let lastEncodingName = 'hex';
-let lastEncodingOp = ENC_HEX << 8;
+let lastEncoding = ENC_HEX;
 
-// A 'buffer' result of fn(a, b, c), `length` bytes: into a Buffer made here
-// where the binding fills one (native: a pooled Buffer costs less than one
-// made in C), else the binding's own.
-function bytes(fn, a, b, c, length) {
-  if (!FILLS_OUTPUT) return fn(a, b, c);
+// The 'buffer' result of fn(algId, ENC_BUFFER, a, b), `length` bytes: into a
+// Buffer made here where the binding fills one (native: a pooled Buffer
+// costs less than one made in C), else the binding's own.
+function bytes(fn, algId, a, b, length) {
+  if (!FILLS_OUTPUT) return fn(algId, ENC_BUFFER, a, b);
   const out = Buffer.allocUnsafe(length);
-  fn(a, b, c, out);
+  fn(algId, ENC_BUFFER, a, b, out);
   return out;
 }
 
@@ -105,10 +104,10 @@ function hmac(algorithm, key, data, options) {
     }
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
-    if (isNativeText(encoding)) return binding.hmac(alg.id | (encoding << 8), key, data);
-    if (!FILLS_OUTPUT) return fromSecret(binding.hmac(alg.id | BUFFER_OP, key, data), encoding);
+    if (isNativeText(encoding)) return binding.hmac(alg.id, encoding, key, data);
+    if (!FILLS_OUTPUT) return fromSecret(binding.hmac(alg.id, ENC_BUFFER, key, data), encoding);
     const scratch = macScratch(alg.size);
-    binding.hmac(alg.id | BUFFER_OP, key, data, scratch);
+    binding.hmac(alg.id, ENC_BUFFER, key, data, scratch);
     return takeMac(scratch, encoding);
   } finally {
     if (key !== original) wipeKey(original, key);
@@ -126,7 +125,7 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
     const encoding = macEncodingId(macEncoding, verifyHmac);
     mac = macValue(mac, encoding, verifyHmac);
     const alg = hmacAlgorithm(algorithm, verifyHmac);
-    return binding.hmacVerify(alg.id | (macOp(encoding) << 8), key, data, mac);
+    return binding.hmacVerify(alg.id, comparedAs(encoding), key, data, mac);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -183,7 +182,7 @@ class HmacKey {
       data = toBytes(data, 'data', this.verify);
     }
     const encoding = macEncodingId(macEncoding, this.verify);
-    return binding.hmacKeyVerify(this.#handle, macOp(encoding), data,
+    return binding.hmacKeyVerify(this.#handle, comparedAs(encoding), data,
       macValue(mac, encoding, this.verify));
   }
 
@@ -242,10 +241,9 @@ function hashMany(algorithm, inputs, options) {
     // Each chunk's digests come back as one string, a fixed width apiece (or
     // as an array of strings).
     const width = binding.encodedLength(encoding, length);
-    const op = alg.id | (encoding << 8);
     for (let start = 0; start < n; start += MANY_CHUNK) {
       const count = Math.min(MANY_CHUNK, n - start);
-      const text = callMany(op, length, undefined, values, start, count);
+      const text = callMany(alg.id, encoding, length, undefined, values, start, count);
       if (typeof text === 'string') {
         for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
       } else {
@@ -258,7 +256,8 @@ function hashMany(algorithm, inputs, options) {
   const out = Buffer.allocUnsafe(n * length);
   for (let start = 0; start < n; start += MANY_CHUNK) {
     const count = Math.min(MANY_CHUNK, n - start);
-    callMany(alg.id | BUFFER_OP, length, out.subarray(start * length, (start + count) * length), values, start, count);
+    callMany(alg.id, ENC_BUFFER, length, out.subarray(start * length, (start + count) * length), values, start,
+      count);
   }
   for (let i = 0; i < n; i++) results[i] = fromBuffer(out.subarray(i * length, (i + 1) * length), encoding);
   return results;
@@ -282,12 +281,13 @@ function elements(inputs, n) {
 
 // binding.hashMany(op, length, into, ...values[start, start + count)), the
 // arguments built by index.
-function callMany(op, length, into, values, start, count) {
-  const args = new Array(3 + count);
-  args[0] = op;
-  args[1] = length;
-  args[2] = into;
-  for (let i = 0; i < count; i++) args[3 + i] = values[start + i];
+function callMany(algId, encoding, length, into, values, start, count) {
+  const args = new Array(4 + count);
+  args[0] = algId;
+  args[1] = encoding;
+  args[2] = length;
+  args[3] = into;
+  for (let i = 0; i < count; i++) args[4 + i] = values[start + i];
   return ReflectApply(binding.hashMany, undefined, args);
 }
 const ReflectApply = Reflect.apply;
@@ -308,15 +308,14 @@ function digestSpec(algorithm, options, caller) {
 }
 const MAX_NATIVE_LENGTH = 64; // EVP_MAX_MD_SIZE: longer XOF outputs go through a Buffer
 
-// The op for async jobs and files: an encoding the binding makes itself,
-// else a Buffer (turned into text here).
-const jobOp = (alg, encoding) =>
-  alg.id | ((typeof encoding === 'number' ? encoding : ENC_BUFFER) << 8);
+// The encoding for async jobs and files: one the binding makes itself, else
+// a Buffer (turned into text here).
+const jobEncoding = (encoding) => (typeof encoding === 'number' ? encoding : ENC_BUFFER);
 const settle = (promise, encoding) =>
   (typeof encoding === 'number' ? promise : promise.then((out) => fromBuffer(out, encoding)));
 // A MAC's encoding for the binding: one it decodes, or (bytes decoded here)
 // any, as the binding then only compares.
-const macOp = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
+const comparedAs = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
 
 function hashAsync(algorithm, data, options) {
   try {
@@ -324,7 +323,7 @@ function hashAsync(algorithm, data, options) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hashAsync);
     const { alg, encoding, length } = digestSpec(algorithm, options, hashAsync);
     // The input is copied (strings encoded) before this call returns.
-    return settle(binding.hashAsync(jobOp(alg, encoding), data, length), encoding);
+    return settle(binding.hashAsync(alg.id, jobEncoding(encoding), data, length), encoding);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -338,7 +337,7 @@ function hmacAsync(algorithm, key, data, options) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmacAsync).encoding;
     const alg = lookupHmacAlgorithm(algorithm, hmacAsync);
-    const job = binding.hmacAsync(jobOp(alg, encoding), key, data);
+    const job = binding.hmacAsync(alg.id, jobEncoding(encoding), key, data);
     return typeof encoding === 'number' ? job : job.then((out) => fromSecret(out, encoding));
   } catch (err) {
     return Promise.reject(err);
@@ -353,7 +352,7 @@ function hashFile(algorithm, path, options) {
     checkAlgorithm(algorithm, hashFile);
     path = toPath(path, hashFile);
     const { alg, encoding, length } = digestSpec(algorithm, options, hashFile);
-    return settle(binding.hashFile(jobOp(alg, encoding), path, length), encoding);
+    return settle(binding.hashFile(alg.id, jobEncoding(encoding), path, length), encoding);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -363,8 +362,8 @@ function hashFileSync(algorithm, path, options) {
   checkAlgorithm(algorithm, hashFileSync);
   path = toPath(path, hashFileSync);
   const { alg, encoding, length } = digestSpec(algorithm, options, hashFileSync);
-  if (isNativeText(encoding)) return binding.hashFileSync(alg.id | (encoding << 8), path, length);
-  return fromBuffer(bytes(binding.hashFileSync, alg.id | BUFFER_OP, path, length, length), encoding);
+  if (isNativeText(encoding)) return binding.hashFileSync(alg.id, encoding, path, length);
+  return fromBuffer(bytes(binding.hashFileSync, alg.id, path, length, length), encoding);
 }
 
 let hashNames;

@@ -197,12 +197,12 @@ function emit(bytes, encoding) {
   return encoding === 'buffer' ? bytes : bytes.toString(encoding);
 }
 
-function hash(op, data, length) {
-  const alg = algs[op & 0xff];
-  const encoding = ENCODING_NAMES[op >> 8];
+function hash(algId, enc, data, length) {
+  const alg = algs[algId];
+  const encoding = ENCODING_NAMES[enc];
   // The common case in one step: a fixed-length digest to the one-shot.
   if (alg !== undefined && alg.direct && encoding !== undefined) return oneShot(alg.name, data, encoding);
-  return digestOf(algAt(op & 0xff), data, length, encodingAt(op >> 8));
+  return digestOf(algAt(algId), data, length, encodingAt(enc));
 }
 
 // A key as every runtime's createHmac takes it: Deno's refuses views other
@@ -217,8 +217,8 @@ function hmacOf(name, key, data, encoding) {
   return encoding === undefined || encoding === 'buffer' ? h.digest() : h.digest(encoding);
 }
 
-function hmac(op, key, data) {
-  return hmacOf(algAt(op & 0xff).name, key, data, encodingAt(op >> 8));
+function hmac(algId, enc, key, data) {
+  return hmacOf(algAt(algId).name, key, data, encodingAt(enc));
 }
 
 // A MAC in `encoding`; bytes only turned into text are wiped.
@@ -262,8 +262,8 @@ function verdict(computed, mac, enc) {
   return equal;
 }
 
-function hmacVerify(op, key, data, mac) {
-  return verdict(hmacOf(algAt(op & 0xff).name, key, data), mac, op >> 8);
+function hmacVerify(algId, macEnc, key, data, mac) {
+  return verdict(hmacOf(algAt(algId).name, key, data), mac, macEnc);
 }
 
 // ---- keys -----------------------------------------------------------------
@@ -371,8 +371,8 @@ function hasherCopy(handle, length) {
   };
 }
 
-function hashPrefix(op, data, n, length) {
-  return hash(op, viewBytes(data).subarray(0, n), length);
+function hashPrefix(algId, enc, data, n, length) {
+  return hash(algId, enc, viewBytes(data).subarray(0, n), length);
 }
 
 function hasherFree(handle) {
@@ -413,15 +413,15 @@ function keyStates(name, keyObject, block) {
 }
 
 // ---- many -----------------------------------------------------------------
-function hashMany(op, length, into, ...inputs) {
-  const alg = algAt(op & 0xff);
+function hashMany(algId, enc, length, into, ...inputs) {
+  const alg = algAt(algId);
   if (into !== undefined) {
     for (let i = 0; i < inputs.length; i++) {
       into.set(digestOf(alg, inputs[i], length, 'buffer'), i * length);
     }
     return undefined;
   }
-  const encoding = encodingAt(op >> 8);
+  const encoding = encodingAt(enc);
   const out = new Array(inputs.length);
   for (let i = 0; i < inputs.length; i++) out[i] = digestOf(alg, inputs[i], length, encoding);
   return out;
@@ -459,16 +459,16 @@ async function feed(h, data) {
   return h;
 }
 
-async function hashAsync(op, data, length) {
-  const alg = algAt(op & 0xff);
-  const encoding = encodingAt(op >> 8);
+async function hashAsync(algId, enc, data, length) {
+  const alg = algAt(algId);
+  const encoding = encodingAt(enc);
   const h = await feed(makeHash(alg, length), capture(data));
   return emit(h.digest(), encoding);
 }
 
-function hmacAsync(op, key, data) {
-  const alg = algAt(op & 0xff);
-  const encoding = encodingAt(op >> 8);
+function hmacAsync(algId, enc, key, data) {
+  const alg = algAt(algId);
+  const encoding = encodingAt(enc);
   let h;
   try {
     h = crypto.createHmac(alg.name, secretKey(key));
@@ -482,10 +482,10 @@ function hmacAsync(op, key, data) {
 // detached one is empty).
 const fsPath = (path) => (typeof path === 'string' ? path : Buffer.from(viewBytes(path)));
 
-async function hashFile(op, path, length) {
+async function hashFile(algId, enc, path, length) {
   path = fsPath(path);
-  const alg = algAt(op & 0xff);
-  const encoding = encodingAt(op >> 8);
+  const alg = algAt(algId);
+  const encoding = encodingAt(enc);
   const h = makeHash(alg, length);
   const file = await fs.promises.open(path, 'r');
   try {
@@ -503,10 +503,10 @@ async function hashFile(op, path, length) {
   return emit(h.digest(), encoding);
 }
 
-function hashFileSync(op, path, length) {
+function hashFileSync(algId, enc, path, length) {
   path = fsPath(path);
-  const alg = algAt(op & 0xff);
-  const encoding = encodingAt(op >> 8);
+  const alg = algAt(algId);
+  const encoding = encodingAt(enc);
   const h = makeHash(alg, length);
   const fd = fs.openSync(path, 'r');
   try {

@@ -195,7 +195,11 @@ int fh_get_size(napi_env env, napi_value value, size_t *out) {
   return 1;
 }
 
-int fh_alg_at(napi_env env, fh_state *st, uint32_t id, const fh_alg **out) {
+int fh_get_alg(napi_env env, fh_state *st, napi_value value,
+               const fh_alg **out) {
+  uint32_t id;
+
+  if (!fh_get_u32(env, value, &id)) return 0;
   if (id >= st->nalgs) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Unknown algorithm id %u", (unsigned)id);
@@ -206,5 +210,18 @@ int fh_alg_at(napi_env env, fh_state *st, uint32_t id, const fh_alg **out) {
   if ((*out)->md != NULL) return 1;
   fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
            "Invalid digest: not allowed in FIPS mode");
+  return 0;
+}
+
+int fh_get_encoding(napi_env env, napi_value value, fh_encoding *out) {
+  uint32_t id;
+
+  if (!fh_get_u32(env, value, &id)) return 0;
+  if (id < FH_ENC_COUNT || id == FH_ENC_BUFFER) {
+    *out = (fh_encoding)id;
+    return 1;
+  }
+  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+           "Unknown output encoding id %u", (unsigned)id);
   return 0;
 }

@@ -144,17 +144,17 @@ static int copy_input(napi_env env, napi_value value, int secret,
   return ok;
 }
 
-/* A job for op = algId | encoding << 8 (encoding FH_ENC_BUFFER for a
- * Buffer result) and the requested output length. */
+/* A job for an algorithm and encoding ID (FH_ENC_BUFFER for a Buffer
+ * result) and the requested output length. */
 static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
-                       napi_value opv, napi_value lenv) {
+                       napi_value *ids, napi_value lenv) {
   const fh_alg *alg;
-  uint32_t op;
+  fh_encoding enc;
   size_t outlen;
   fh_job *job;
 
   fh_state_follow_fips(st);
-  if (!fh_get_u32(env, opv, &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+  if (!fh_get_alg(env, st, ids[0], &alg) || !fh_get_encoding(env, ids[1], &enc))
     return NULL;
   outlen = alg->size;
   if (alg->xof && kind != FH_JOB_HMAC && !fh_get_size(env, lenv, &outlen))
@@ -162,11 +162,6 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
   if (kind == FH_JOB_HMAC && !fh_hmac_capable(alg)) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
              "Invalid digest for HMAC");
-    return NULL;
-  }
-  if ((op >> 8) != FH_ENC_BUFFER && (op >> 8) >= FH_ENC_COUNT) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "Unknown output encoding id %u", (unsigned)(op >> 8));
     return NULL;
   }
   job = calloc(1, sizeof(*job));
@@ -180,7 +175,7 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
   }
   job->kind = kind;
   job->alg = *alg;
-  job->enc = op >> 8;
+  job->enc = enc;
   job->outlen = outlen;
   return job;
 }
@@ -212,26 +207,27 @@ static napi_value start(napi_env env, fh_job *job) {
 static int capture(napi_env env, fh_job *job, napi_value *argv) {
   switch (job->kind) {
     case FH_JOB_HASH:
-      return copy_input(env, argv[1], 0, &job->data, &job->len);
+      return copy_input(env, argv[2], 0, &job->data, &job->len);
     case FH_JOB_HMAC:
-      return copy_input(env, argv[1], 1, &job->key, &job->keylen) &&
-             copy_input(env, argv[2], 0, &job->data, &job->len);
+      return copy_input(env, argv[2], 1, &job->key, &job->keylen) &&
+             copy_input(env, argv[3], 0, &job->data, &job->len);
     default:
-      return (job->path = fh_get_path(env, argv[1])) != NULL;
+      return (job->path = fh_get_path(env, argv[2])) != NULL;
   }
 }
 
-/* The three entry points: (op, data, outputLength), (op, key, data) and
- * (op, path, outputLength), each returning the job's promise. */
+/* The three entry points: (algId, encodingId, data, outputLength), (algId,
+ * encodingId, key, data) and (algId, encodingId, path, outputLength), each
+ * returning the job's promise. */
 static napi_value start_job(napi_env env, napi_callback_info info,
                             fh_job_kind kind) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   void *self;
   fh_job *job;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  job = new_job(env, self, kind, argv[0], kind == FH_JOB_HMAC ? NULL : argv[2]);
+  job = new_job(env, self, kind, argv, kind == FH_JOB_HMAC ? NULL : argv[3]);
   if (job == NULL) return NULL;
   if (!capture(env, job, argv)) {
     free_job(job);

@@ -24,14 +24,14 @@ static napi_value per_call(napi_env env, int ok, uint64_t elapsed,
   return result;
 }
 
-/* benchCeiling(op, data, iterations) -> ns per digest (op = algId). */
+/* benchCeiling(algId, data, iterations) -> ns per digest. */
 napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
   size_t argc = 3, outlen;
   napi_value argv[3];
   void *self;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t op, iterations, i;
+  uint32_t iterations, i;
   fh_input in;
   uint8_t md[EVP_MAX_MD_SIZE];
   uint64_t start, elapsed;
@@ -39,8 +39,7 @@ napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg) ||
-      !fh_get_u32(env, argv[2], &iterations) || !fh_get_input(env, argv[1], &in))
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_u32(env, argv[2], &iterations) || !fh_get_input(env, argv[1], &in))
     return NULL;
   outlen = alg->size <= sizeof(md) ? alg->size : sizeof(md);
   start = uv_hrtime();
@@ -78,15 +77,14 @@ napi_value fh_bench_hmac(napi_env env, napi_callback_info info) {
   void *self;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t id, iterations;
+  uint32_t iterations;
   fh_input key, data;
   uint64_t elapsed;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg) ||
-      !fh_get_u32(env, argv[3], &iterations))
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_u32(env, argv[3], &iterations))
     return NULL;
   if (!fh_hmac_capable(alg)) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",

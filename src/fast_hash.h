@@ -276,10 +276,10 @@ int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
  * state). */
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w);
 
-/* The JS result of a computed MAC, for the (op, ..., data, last) entry
- * points: a verdict on argv[3] when `verify`, else the MAC (into argv[3] if
- * the caller passed a Buffer, or as a string in `enc`). */
-int fh_hmac_result(napi_env env, int verify, size_t argc, napi_value *argv,
+/* The JS result of a computed MAC, for the entry points whose last argument
+ * is `last`: a verdict on it when `verify`, else the MAC (into it if the
+ * caller passed a Buffer, NULL when not, as a string in `enc`). */
+int fh_hmac_result(napi_env env, int verify, napi_value last,
                    const fh_alg *alg, const fh_hmac_work *w, fh_encoding enc,
                    napi_value *result);
 
@@ -326,9 +326,12 @@ int fh_get_output_of(napi_env env, napi_value value, size_t n, uint8_t **data);
  * and small enough that a count of them times it cannot wrap. */
 #define FH_MAX_OUTPUT ((size_t)1 << 40)
 int fh_get_size(napi_env env, napi_value value, size_t *out);
-/* The slot for an ID from the shim, checked: IDs are only ever handed out by
- * resolve(), but the binding must not trust its caller. */
-int fh_alg_at(napi_env env, fh_state *st, uint32_t id, const fh_alg **out);
+/* The digest for an algorithm ID from the shim, checked: IDs are only ever
+ * handed out by resolve(), but the binding must not trust its caller. */
+int fh_get_alg(napi_env env, fh_state *st, napi_value value,
+               const fh_alg **out);
+/* An output encoding ID (from `encodings`, 'buffer' included), checked. */
+int fh_get_encoding(napi_env env, napi_value value, fh_encoding *out);
 
 /* ---- output encodings (encode.c) ----------------------------------------- */
 

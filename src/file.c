@@ -131,15 +131,15 @@ oom:
   return NULL;
 }
 
-/* hashFileSync(op, path, outputLength[, buffer]) -> string, or fills buffer;
- * op = algId | encodingId << 8. */
+/* hashFileSync(algId, encodingId, path, outputLength[, buffer]) -> string,
+ * or fills buffer. */
 napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
-  size_t argc = 4, outlen;
-  napi_value argv[4], result = NULL;
+  size_t argc = 5, outlen;
+  napi_value argv[5], result = NULL;
   void *self;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t op;
+  fh_encoding enc;
   uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
   fh_fs_error err;
   char *path;
@@ -147,11 +147,11 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
   fh_state_follow_fips(st);
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc))
     return NULL;
   outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
-  if ((path = fh_get_path(env, argv[1])) == NULL) return NULL;
+  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
+  if ((path = fh_get_path(env, argv[2])) == NULL) return NULL;
   if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
     free(path);
     fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
@@ -159,8 +159,7 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
     return NULL;
   }
   if (fh_file_digest(alg, st->ctx, path, md, outlen, &err)) {
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), md, outlen,
-            (fh_encoding)(op >> 8), &result);
+    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 4), md, outlen, enc, &result);
   } else if (err.code != 0) {
     ERR_clear_error();
     fh_throw_fs(env, &err, path);

@@ -10,16 +10,15 @@
 
 #include "fast_hash.h"
 
-/* hash(op, data, outputLength[, buffer]) -> string, or fills buffer;
- * op = algId | encodingId << 8. Packing the IDs saves a Node-API call per
- * argument; the length is read only for XOFs, every other digest has
- * exactly its own size. */
+/* hash(algId, encodingId, data, outputLength[, buffer]) -> string, or fills
+ * buffer. The length is read only for XOFs, every other digest has exactly
+ * its own size. */
 napi_value fh_hash(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4], into, result = NULL;
+  size_t argc = 5;
+  napi_value argv[5], into, result = NULL;
   void *data;
   fh_state *st;
-  uint32_t op;
+  fh_encoding enc;
   const fh_alg *alg;
   size_t outlen;
   fh_input in;
@@ -27,12 +26,12 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
   st = data;
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg))
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc))
     return NULL;
   outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) return NULL;
-  if (!fh_get_input(env, argv[1], &in)) return NULL;
-  into = FH_OPTIONAL_ARG(argc, argv, 3);
+  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
+  if (!fh_get_input(env, argv[2], &in)) return NULL;
+  into = FH_OPTIONAL_ARG(argc, argv, 4);
   if (into != NULL) {
     /* Bytes wanted: the digest goes straight into the caller's Buffer (no
      * copy to make and wipe; OpenSSL has read all the input before it writes
@@ -53,7 +52,7 @@ napi_value fh_hash(napi_env env, napi_callback_info info) {
     }
   }
   if (fh_digest_env(st, alg, in.data, in.len, md, outlen))
-    fh_make_string(env, (fh_encoding)(op >> 8), md, outlen, &result);
+    fh_make_string(env, enc, md, outlen, &result);
   else
     fh_throw_openssl(env, "Digest");
   fh_input_release(&in);

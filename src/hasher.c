@@ -43,13 +43,11 @@ napi_value fh_hasher_new(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   void *self;
   const fh_alg *alg;
-  uint32_t id;
   int64_t token;
   fh_hasher *h;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, self, id, &alg))
-    return NULL;
+  if (!fh_get_alg(env, self, argv[0], &alg)) return NULL;
   length = alg->size;
   if (alg->xof && !fh_get_size(env, argv[1], &length)) return NULL;
   h = fh_hasher_alloc(env, self, alg->kind, 0, &token);
@@ -138,13 +136,13 @@ static int hasher_final(fh_hasher *h, uint8_t *out) {
  * bytes), else `stack`, which holds EVP_MAX_MD_SIZE (longer outputs come
  * through a Buffer). Returns the place, or NULL with an exception pending. */
 static uint8_t *digest_target(napi_env env, const fh_hasher *h,
-                              napi_value into, uint32_t enc, uint8_t *stack) {
+                              napi_value into, fh_encoding enc, uint8_t *stack) {
   uint8_t *out;
 
   if (into != NULL) return fh_get_output_of(env, into, h->length, &out) ? out : NULL;
   if (enc >= FH_ENC_COUNT) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE", "Unknown encoding id %u",
-             (unsigned)enc);
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Strings need a text encoding, not encoding id %u", (unsigned)enc);
     return NULL;
   }
   if (h->length <= EVP_MAX_MD_SIZE) return stack;
@@ -199,21 +197,21 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   void *self;
   int64_t token;
   fh_hasher *h;
-  uint32_t enc;
+  fh_encoding enc;
   uint8_t stack[EVP_MAX_MD_SIZE], *out;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   into = FH_OPTIONAL_ARG(argc, argv, 4);
   if ((h = get_hasher(env, self, argv[0], &token)) == NULL ||
-      !fh_get_u32(env, argv[1], &enc) ||
+      !fh_get_encoding(env, argv[1], &enc) ||
       (out = digest_target(env, h, into, enc, stack)) == NULL ||
       !absorb_tail(env, h, argv[2], argv[3]))
     return NULL;
   ok = hasher_final(h, out);
   length = h->length;
   fh_hasher_release(env, self, token);
-  return digest_result(env, ok, into, (fh_encoding)enc, out, length, stack);
+  return digest_result(env, ok, into, enc, out, length, stack);
 }
 
 /* Copies h's states into c (a fresh slot of the same kind). Returns 1, or 0
@@ -317,31 +315,31 @@ static uint8_t *one_shot_target(napi_env env, napi_value into, size_t outlen,
   return NULL;
 }
 
-/* hashPrefix(op, data, n, length[, buffer]) -> string, or fills buffer: as
- * hash(op, data, length[, buffer]) of data's first n bytes. The digest of a
+/* hashPrefix(algId, encodingId, data, n, length[, buffer]) -> string, or
+ * fills buffer: as hash(algId, encodingId, data, length[, buffer]) of data's
+ * first n bytes. The digest of a
  * hasher whose parts all sit in the shim's stage: one call, and no view made
  * to cut the stage (a view costs V8 about as much as this call). */
 napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
-  size_t argc = 5, outlen;
-  napi_value argv[5], into;
+  size_t argc = 6, outlen;
+  napi_value argv[6], into;
   void *self;
-  uint32_t op;
+  fh_encoding enc;
   const fh_alg *alg;
   fh_input in;
   uint8_t stack[EVP_MAX_MD_SIZE], *out;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, self, op & 0xff, &alg))
+  if (!fh_get_alg(env, self, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc))
     return NULL;
   outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
-  into = FH_OPTIONAL_ARG(argc, argv, 4);
+  if (alg->xof && !fh_get_size(env, argv[4], &outlen)) return NULL;
+  into = FH_OPTIONAL_ARG(argc, argv, 5);
   if ((out = one_shot_target(env, into, outlen, stack)) == NULL ||
-      !fh_get_input(env, argv[1], &in) || !cut_input(env, argv[2], &in))
+      !fh_get_input(env, argv[2], &in) || !cut_input(env, argv[3], &in))
     return NULL;
   ok = fh_digest_env(self, alg, in.data, in.len, out, outlen);
   fh_input_release(&in);
-  return digest_result(env, ok, into, (fh_encoding)(op >> 8), out, outlen,
-                       stack);
+  return digest_result(env, ok, into, enc, out, outlen, stack);
 }

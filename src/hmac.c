@@ -117,11 +117,10 @@ static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
                          data->len, w);
 }
 
-/* The slot for an HMAC algorithm ID: capable digests only. */
+/* The digest for an HMAC algorithm ID: capable digests only. */
 static int get_hmac_alg(napi_env env, fh_state *st, napi_value value,
-                        uint32_t *op, const fh_alg **alg) {
-  if (!fh_get_u32(env, value, op) || !fh_alg_at(env, st, *op & 0xff, alg))
-    return 0;
+                        const fh_alg **alg) {
+  if (!fh_get_alg(env, st, value, alg)) return 0;
   if (fh_hmac_capable(*alg)) return 1;
   fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
            "Invalid digest for HMAC");
@@ -159,42 +158,42 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
   return 1;
 }
 
-int fh_hmac_result(napi_env env, int verify, size_t argc, napi_value *argv,
+int fh_hmac_result(napi_env env, int verify, napi_value last,
                    const fh_alg *alg, const fh_hmac_work *w, fh_encoding enc,
                    napi_value *result) {
   const uint8_t *mac = FH_HMAC_MAC(w, alg);
 
-  if (verify) return fh_verdict(env, mac, alg->size, argv[3], enc, result);
-  return fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 3), mac, alg->size, enc,
-                 result);
+  if (verify) return fh_verdict(env, mac, alg->size, last, enc, result);
+  return fh_emit(env, last, mac, alg->size, enc, result);
 }
 
-/* hmac(op, key, data[, buffer]) -> string, or fills buffer, op = algId |
- * encodingId << 8; hmacVerify(op, key, data, mac) -> boolean, op = algId |
- * macEncodingId << 8, mac bytes or a string in that encoding. */
+/* hmac(algId, encodingId, key, data[, buffer]) -> string, or fills buffer;
+ * hmacVerify(algId, macEncodingId, key, data, mac) -> boolean, mac bytes or
+ * a string in that encoding. */
 static napi_value hmac_entry(napi_env env, napi_callback_info info,
                              int verify) {
-  size_t argc = 4;
-  napi_value argv[4], result = NULL;
+  size_t argc = 5;
+  napi_value argv[5], result = NULL;
   void *self;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t op;
+  fh_encoding enc;
   fh_input key, data;
   fh_hmac_work w;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!get_hmac_alg(env, st, argv[0], &op, &alg) ||
-      !get_key_and_data(env, argv[1], argv[2], &key, &data))
+  if (!get_hmac_alg(env, st, argv[0], &alg) ||
+      !fh_get_encoding(env, argv[1], &enc) ||
+      !get_key_and_data(env, argv[2], argv[3], &key, &data))
     return NULL;
   ok = hmac_oneshot(st, alg, &key, &data, &w);
   fh_input_release(&data);
   fh_input_release(&key);
   if (ok)
-    fh_hmac_result(env, verify, argc, argv, alg, &w, (fh_encoding)(op >> 8),
-                   &result);
+    fh_hmac_result(env, verify, verify ? argv[4] : FH_OPTIONAL_ARG(argc, argv, 4),
+                   alg, &w, enc, &result);
   else
     fh_throw_openssl(env, "HMAC");
   fh_hmac_wipe(alg, &w);

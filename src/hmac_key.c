@@ -95,7 +95,6 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
   void *self;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t id;
   fh_input key;
   fh_hmac_key *k;
   int64_t adjusted;
@@ -103,7 +102,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
   fh_state_follow_fips(st);
-  if (!fh_get_u32(env, argv[0], &id) || !fh_alg_at(env, st, id, &alg)) return NULL;
+  if (!fh_get_alg(env, st, argv[0], &alg)) return NULL;
   if (!fh_hmac_capable(alg)) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
              "Invalid digest for HMAC");
@@ -220,14 +219,14 @@ static napi_value key_entry(napi_env env, napi_callback_info info,
   napi_value argv[4], result = NULL;
   void *self;
   fh_hmac_key *k;
-  uint32_t enc;
+  fh_encoding enc;
   fh_hmac_work w;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (!fh_get_u32(env, argv[1], &enc)) return NULL;
+  if (!fh_get_encoding(env, argv[1], &enc)) return NULL;
   if (key_mac_args(env, self, argv[0], argv[2], &k, &w))
-    fh_hmac_result(env, verify, argc, argv, &k->alg, &w, (fh_encoding)enc,
-                   &result);
+    fh_hmac_result(env, verify, verify ? argv[3] : FH_OPTIONAL_ARG(argc, argv, 3),
+                   &k->alg, &w, enc, &result);
   if (k != NULL) fh_hmac_wipe(&k->alg, &w);
   return result;
 }

@@ -31,7 +31,7 @@ static int digest_element(napi_env env, fh_state *st, const fh_alg *alg,
  * (napi_get_element) costs more than hashing 64 bytes. Without `into`
  * (undefined), the digests come back as one string, each digest's text at a
  * fixed width for the shim to slice; with a Buffer `into`, digest i fills its
- * i-th slice. op = algId | encodingId << 8. */
+ * i-th slice. hashMany(algId, encodingId, outputLength, into, ...inputs). */
 napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   size_t argc = 0, count = 0, outlen, width = 0, i;
   napi_value stack_argv[FH_MANY_STACK_ARGS], *argv = stack_argv, result = NULL;
@@ -39,15 +39,15 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   void *self, *out = NULL;
   fh_state *st;
   const fh_alg *alg;
-  uint32_t op;
+  fh_encoding enc;
   uint8_t md[EVP_MAX_MD_SIZE];
   fh_ll_ctx ll;
   char *text = NULL;
   int ok = 1;
 
   CALL(env, napi_get_cb_info(env, info, &argc, NULL, NULL, NULL));
-  if (argc < 3) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_MISSING_ARGS", "hashMany needs 3 arguments");
+  if (argc < 4) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_MISSING_ARGS", "hashMany needs 4 arguments");
     return NULL;
   }
   if (argc > FH_MANY_STACK_ARGS && (argv = malloc(argc * sizeof(*argv))) == NULL) {
@@ -58,15 +58,15 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) != napi_ok)
     goto done;
   fh_state_follow_fips(st = self);
-  if (!fh_get_u32(env, argv[0], &op) || !fh_alg_at(env, st, op & 0xff, &alg) ||
-      napi_typeof(env, argv[2], &into_type) != napi_ok)
+  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc) ||
+      napi_typeof(env, argv[3], &into_type) != napi_ok)
     goto done;
-  count = argc - 3;
+  count = argc - 4;
   outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[1], &outlen)) goto done;
+  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) goto done;
   if (into_type != napi_undefined) {
     size_t total;
-    if (!fh_get_output(env, argv[2], &out, &total)) goto done;
+    if (!fh_get_output(env, argv[3], &out, &total)) goto done;
     /* count <= argc, so count * outlen <= 2^40 * argc cannot wrap; the
      * division says so without relying on it. */
     if ((outlen != 0 && count > SIZE_MAX / outlen) || total != count * outlen) {
@@ -74,16 +74,16 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
                "The output must hold %zu digests of %zu bytes", count, outlen);
       goto done;
     }
-  } else if ((op >> 8) >= FH_ENC_COUNT) {
+  } else if (enc >= FH_ENC_COUNT) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "Unknown output encoding id %u", (unsigned)(op >> 8));
+             "Strings need a text encoding, not encoding id %u", (unsigned)enc);
     goto done;
   } else if (outlen > sizeof(md)) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Output length %zu is too long for hashMany strings", outlen);
     goto done;
   } else {
-    width = fh_encoded_length((fh_encoding)(op >> 8), outlen);
+    width = fh_encoded_length(enc, outlen);
     if ((text = malloc(count * width + 1)) == NULL) {
       fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
                "Failed to allocate %zu bytes of digests", count * width);
@@ -92,9 +92,8 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
   }
   for (i = 0; ok && i < count; i++) {
     uint8_t *dst = out != NULL ? (uint8_t *)out + i * outlen : md;
-    ok = digest_element(env, st, alg, &ll, argv[3 + i], dst, outlen);
-    if (ok && text != NULL)
-      fh_encode(text + i * width, (fh_encoding)(op >> 8), md, outlen);
+    ok = digest_element(env, st, alg, &ll, argv[4 + i], dst, outlen);
+    if (ok && text != NULL) fh_encode(text + i * width, enc, md, outlen);
   }
   if (ok && text != NULL) {
     if (napi_create_string_latin1(env, text, count * width, &result) != napi_ok)

@@ -165,7 +165,7 @@ function defineTests() {
         throwsWith(() => binding.hasherDigest(h, 0, Buffer.alloc(4), 9), RangeError, 'ERR_OUT_OF_RANGE');
         throwsWith(() => binding.hasherDigest(h, 255, Buffer.alloc(4), 0, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
         throwsWith(() => binding.hasherDigest(h, 99, Buffer.alloc(4), 0), RangeError, 'ERR_OUT_OF_RANGE');
-        throwsWith(() => binding.hashPrefix(sha256(), Buffer.alloc(4), 5, 32), RangeError, 'ERR_OUT_OF_RANGE');
+        throwsWith(() => binding.hashPrefix(sha256(), binding.encodings.hex, Buffer.alloc(4), 5, 32), RangeError, 'ERR_OUT_OF_RANGE');
         binding.hasherUpdate(h, Buffer.from('abcd'), 3);
         assert.strictEqual(binding.hasherDigest(h, 0, Buffer.from('dxyz'), 1), crypto.createHash('sha256').update('abcd').digest('hex'));
         const x = binding.hasherNew(binding.resolve('shake256').id, 65);

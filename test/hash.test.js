@@ -280,14 +280,17 @@ describe('hash()', function () {
   describeNative('the binding refuses what the shim never sends', function () {
     const [id] = [binding.resolve('sha256').id];
     it('throws coded errors instead of crashing', function () {
-      throwsWith(() => binding.hash(9999, 'x'), RangeError, 'ERR_OUT_OF_RANGE');
-      throwsWith(() => binding.hash(id | (77 << 8), 'x'), RangeError, 'ERR_OUT_OF_RANGE');
-      throwsWith(() => binding.hash('x', 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
-      throwsWith(() => binding.hash(id, {}), TypeError, 'ERR_INVALID_ARG_TYPE');
-      throwsWith(() => binding.hash(id, new ArrayBuffer(4)), TypeError, 'ERR_INVALID_ARG_TYPE');
-      throwsWith(() => binding.hash(id, 'x', 32, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
-      throwsWith(() => binding.hash(id, 'x', 32, 'not a buffer'), TypeError, 'ERR_INVALID_ARG_TYPE');
-      throwsWith(() => binding.hash(binding.resolve('shake128').id, 'x', -1), RangeError, 'ERR_OUT_OF_RANGE');
+      const { hex, buffer } = binding.encodings;
+      throwsWith(() => binding.hash(9999, hex, 'x'), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash(id, 77, 'x'), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash(id, buffer, 'x', 32), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash('x', hex, 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, 'hex', 'x'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, hex, {}), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, hex, new ArrayBuffer(4)), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(id, buffer, 'x', 32, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
+      throwsWith(() => binding.hash(id, buffer, 'x', 32, 'not a buffer'), TypeError, 'ERR_INVALID_ARG_TYPE');
+      throwsWith(() => binding.hash(binding.resolve('shake128').id, hex, 'x', -1), RangeError, 'ERR_OUT_OF_RANGE');
       throwsWith(() => binding.resolve(42), TypeError, 'ERR_INVALID_ARG_TYPE');
       assert.strictEqual(hash('sha256', 'abc'), expected('sha256', 'abc'));
     });
