@@ -51,6 +51,9 @@ function tool(target, name) {
   return target.arch === os.arch() ? name : `${target.triple}-${name}`;
 }
 
+// Debian's name for each arch, in its cross packages' names.
+const DEBIAN_ARCH = { x64: 'amd64', arm64: 'arm64' };
+
 function exists(cmd) {
   return spawnSync('sh', ['-c', `command -v "$1"`, 'sh', cmd], { stdio: 'ignore' }).status === 0;
 }
@@ -62,6 +65,11 @@ function missingTools(targets = TARGETS) {
     if (!exists(tool(t, 'gcc'))) missing.add(t.arch === os.arch() ? 'gcc' : `gcc-${t.triple.replace(/_/g, '-')}`);
     for (const name of ['strip', 'objdump', 'readelf']) {
       if (!exists(tool(t, name))) missing.add(t.arch === os.arch() ? 'binutils' : `binutils-${t.triple.replace(/_/g, '-')}`);
+    }
+    // A cross gcc compiles against its sysroot's C headers, which Debian
+    // ships apart (the gcc package only recommends them).
+    if (t.arch !== os.arch() && !fs.existsSync(path.join('/usr', t.triple, 'include', 'stdio.h'))) {
+      missing.add(`libc6-dev-${DEBIAN_ARCH[t.arch]}-cross`);
     }
   }
   return [...missing];
