@@ -4,7 +4,6 @@
 // or the JavaScript implementation where it cannot load), which digests and
 // encodes.
 
-const crypto = require('crypto');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
@@ -379,7 +378,7 @@ function hashFileSync(algorithm, path, options) {
 let hashNames;
 function getHashes() {
   if (hashNames === undefined) {
-    hashNames = [...new Set(crypto.getHashes())].sort();
+    hashNames = [...new Set(require('crypto').getHashes())].sort();
   }
   return hashNames.slice();
 }
