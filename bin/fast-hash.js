@@ -291,8 +291,8 @@ function hexLength(algorithm) {
 // skipped. Returns whether every file was hashed. Files are read
 // synchronously and only standard input is awaited, so a list of files runs
 // as one loop with no promise per file: the command has nothing else to do
-// meanwhile, and a thread-pool round trip per file (hashFile) costs the main
-// thread more than hashing a small file does.
+// meanwhile, and hashing ahead on the thread pool (hashFile) would add a
+// round trip per file while its threads compete with this one for the cores.
 async function printDigests(algorithm, files) {
   const out = lineBuffer();
   let ok = true;
