@@ -6,7 +6,6 @@
 
 const fs = require('fs');
 const { hash, hashFileSync, getHashes } = require('../lib/index.js');
-const { version } = require('../package.json');
 
 const PROGRAM = 'fast-hash';
 const DEFAULT_ALGORITHM = 'sha256';
@@ -38,7 +37,7 @@ match, or the command line was wrong.
 // ---- diagnostics -------------------------------------------------------------
 
 function warn(message) {
-  process.stderr.write(`${PROGRAM}: ${message}\n`);
+  writeErr(`${PROGRAM}: ${message}\n`);
 }
 
 // A command-line mistake: what getopt would say, and where to look.
@@ -46,7 +45,7 @@ class UsageError extends Error {}
 
 function usageError(message) {
   warn(message);
-  process.stderr.write(`Try '${PROGRAM} --help' for more information.\n`);
+  writeErr(`Try '${PROGRAM} --help' for more information.\n`);
   return 1; // coreutils uses 1 for usage errors too
 }
 
@@ -126,13 +125,45 @@ function checkedName(name) {
   return name.includes('\n') ? '\\' + escapeName(name) : name;
 }
 
+// Both streams are written with fs.writeSync, in the order the lines are
+// made (as coreutils' error() flushes stdout before writing to stderr), so
+// nothing is pending at exit. process.stdout and process.stderr are never
+// made: their stream modules take longer to load than a small tree takes to
+// hash.
+function writeAll(fd, data) {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += fs.writeSync(fd, bytes, done);
+    } catch (err) {
+      if (err.code !== 'EAGAIN') throw err;
+      // A descriptor another process made non-blocking, full: the reader is
+      // behind, and the command has nothing else to do.
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
+  }
+}
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 // A write to a closed pipe (`fast-hash * | head -1`) ends the command quietly,
 // as SIGPIPE ends coreutils; other write errors are reported.
-function watchStdout() {
-  process.stdout.on('error', (err) => {
+function writeOut(data) {
+  try {
+    writeAll(1, data);
+  } catch (err) {
     if (err.code !== 'EPIPE') warn(`write error: ${describeError(err)}`);
     process.exit(1);
-  });
+  }
+}
+
+// Diagnostics that cannot be written are lost, as they are for coreutils.
+function writeErr(text) {
+  try {
+    writeAll(2, text);
+  } catch {
+    // nowhere left to report it
+  }
 }
 
 // ---- input -------------------------------------------------------------------
@@ -154,13 +185,10 @@ async function readStdin() {
 }
 
 // `path` is a string or a Buffer (raw bytes from a check list); '-' is stdin.
-// Files are read synchronously: the command has nothing else to do
-// meanwhile, and a thread-pool round trip per file costs more than the
-// digest of a small one (a tree of small files took twice as long).
-async function digestOf(algorithm, path) {
-  const isStdin = typeof path === 'string' ? path === '-' : path.length === 1 && path[0] === 0x2d;
-  if (isStdin) return hash(algorithm, await readStdin());
-  return hashFileSync(algorithm, path);
+const isStdin = (path) => (typeof path === 'string' ? path === '-' : path.length === 1 && path[0] === 0x2d);
+
+async function stdinDigest(algorithm) {
+  return hash(algorithm, await readStdin());
 }
 
 // ---- command line ------------------------------------------------------------
@@ -260,14 +288,18 @@ function hexLength(algorithm) {
 // ---- printing digests --------------------------------------------------------
 
 // One line per file, in argument order; an unreadable file is reported and
-// skipped. Returns whether every file was hashed.
+// skipped. Returns whether every file was hashed. Files are read
+// synchronously and only standard input is awaited, so a list of files runs
+// as one loop with no promise per file: the command has nothing else to do
+// meanwhile, and hashing ahead on the thread pool (hashFile) would add a
+// round trip per file while its threads compete with this one for the cores.
 async function printDigests(algorithm, files) {
   const out = lineBuffer();
   let ok = true;
   for (const file of files) {
     let hex;
     try {
-      hex = await digestOf(algorithm, file);
+      hex = isStdin(file) ? await stdinDigest(algorithm) : hashFileSync(algorithm, file);
     } catch (err) {
       out.flush();
       reportFileError(file, err);
@@ -286,7 +318,7 @@ async function printDigests(algorithm, files) {
 function lineBuffer() {
   let text = '';
   const flush = () => {
-    if (text !== '') process.stdout.write(text);
+    if (text !== '') writeOut(text);
     text = '';
   };
   return {
@@ -418,16 +450,17 @@ async function checkList(algorithm, listName, hexLen) {
 async function checkEntry(algorithm, { hex, name }, counts) {
   let actual;
   try {
-    actual = await digestOf(algorithm, bytesOf(name));
+    const path = bytesOf(name);
+    actual = isStdin(path) ? await stdinDigest(algorithm) : hashFileSync(algorithm, path);
   } catch (err) {
     reportFileError(textOf(name), err);
     counts.unreadable++;
-    process.stdout.write(bytesOf(`${checkedName(name)}: FAILED open or read\n`));
+    writeOut(bytesOf(`${checkedName(name)}: FAILED open or read\n`));
     return;
   }
   const matched = actual === hex;
   if (!matched) counts.mismatched++;
-  process.stdout.write(bytesOf(`${checkedName(name)}: ${matched ? 'OK' : 'FAILED'}\n`));
+  writeOut(bytesOf(`${checkedName(name)}: ${matched ? 'OK' : 'FAILED'}\n`));
 }
 
 function printCheckWarnings({ misformatted, unreadable, mismatched }) {
@@ -448,22 +481,22 @@ async function main(argv) {
     throw err;
   }
   if (opts.action === 'help') {
-    process.stdout.write(USAGE);
+    writeOut(USAGE);
     return 0;
   }
   if (opts.action === 'version') {
-    process.stdout.write(`${PROGRAM} ${version}\n`);
+    writeOut(`${PROGRAM} ${require('../package.json').version}\n`);
     return 0;
   }
   if (opts.action === 'list') {
-    process.stdout.write(getHashes().join('\n') + '\n');
+    writeOut(getHashes().join('\n') + '\n');
     return 0;
   }
 
   const hexLen = hexLength(opts.algorithm);
   if (hexLen === null) {
     warn(`unknown algorithm '${opts.algorithm}'`);
-    process.stderr.write(`Try '${PROGRAM} --list' to see the supported algorithms.\n`);
+    writeErr(`Try '${PROGRAM} --list' to see the supported algorithms.\n`);
     return 1;
   }
 
@@ -477,10 +510,8 @@ async function main(argv) {
   return ok ? 0 : 1;
 }
 
-watchStdout();
 main(process.argv.slice(2)).then(
   (status) => {
-    // Not process.exit(): pending output to a pipe is written first.
     process.exitCode = status;
   },
   (err) => {

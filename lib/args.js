@@ -3,8 +3,8 @@
 // encodings become small integer IDs (looked up once, cached), data and keys
 // become something the C side reads directly.
 
-const crypto = require('crypto');
-const { KeyObject } = crypto;
+// node:crypto is required where it is used, so that the fast-hash command,
+// which needs it only for uncommon names, starts without loading it.
 const {
   isAnyArrayBuffer, isKeyObject, isCryptoKey, isProxy, isUint8Array,
 } = require('util').types;
@@ -112,11 +112,17 @@ function lookupAlgorithm(name, caller) {
 // OpenSSL fetches a few internal digests that node:crypto refuses
 // (KECCAK-KMAC-128, KECCAK-256 on Node 20): node:crypto decides what a name
 // means, once per name. An XOF is asked with its length: without one, Node
-// 25+ warns (DEP0198) and later Nodes refuse.
+// 25+ warns (DEP0198) and later Nodes refuse. The SHA-1 and SHA-2 names
+// below, which the FIPS provider has too, are taken by every node:crypto
+// whose OpenSSL fetches them, so they are not asked (sparing a command that
+// uses nothing else the loading of node:crypto).
+const TAKEN_BY_NODE = new Set(['sha1', 'sha224', 'sha256', 'sha384', 'sha512']);
+
 function nodeTakes(name, alg) {
   if (binding.implementation === 'js') return true; // the binding is node:crypto
+  if (TAKEN_BY_NODE.has(name)) return true;
   try {
-    crypto.createHash(name, alg.xof ? { outputLength: alg.size } : undefined);
+    require('crypto').createHash(name, alg.xof ? { outputLength: alg.size } : undefined);
     return true;
   } catch {
     return false;
@@ -203,7 +209,7 @@ function toKeyBytes(key, caller) {
 function secretBytes(key, caller) {
   let keyObject;
   if (isKeyObject(key)) keyObject = key;
-  else if (isCryptoKey(key)) keyObject = KeyObject.from(key);
+  else if (isCryptoKey(key)) keyObject = require('crypto').KeyObject.from(key);
   else throw invalidArgType('key', KEY_TYPES, key, caller);
   if (keyObject.type !== 'secret') {
     throw makeError(TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE',

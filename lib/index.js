@@ -4,7 +4,6 @@
 // or the JavaScript implementation where it cannot load), which digests and
 // encodes.
 
-const crypto = require('crypto');
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
 const { isAnyArrayBuffer } = require('util').types;
@@ -369,7 +368,7 @@ function hashFileSync(algorithm, path, options) {
 let hashNames;
 function getHashes() {
   if (hashNames === undefined) {
-    hashNames = [...new Set(crypto.getHashes())].sort();
+    hashNames = [...new Set(require('crypto').getHashes())].sort();
   }
   return hashNames.slice();
 }

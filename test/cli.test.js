@@ -140,6 +140,66 @@ describe('fast-hash command', function () {
     });
   });
 
+  // Both commands under `sh -c`, for what needs a shell around them: one pipe
+  // for stdout and stderr, a FIFO's writer.
+  function shell(ctx, script, command, args) {
+    if (!present.has('sh')) present.set('sh', !spawnSync('sh', ['-c', 'exit 0']).error);
+    if (!present.get('sh')) ctx.skip();
+    return spawn('sh', ['-c', script, 'sh', ...command, ...args]);
+  }
+
+  describe('output order and pipes', function () {
+    // Lines past the 64 KiB batch on both sides of the missing file, so
+    // a batch is written before the error and another after it.
+    const MANY = Array(1200).fill('small.txt');
+
+    it('interleaves errors with results on one pipe (2>&1) as sha256sum does', function () {
+      const args = [...MANY, 'missing.txt', ...MANY, '.', 'empty'];
+      const theirs = shell(this, 'exec "$@" 2>&1', ['sha256sum'], args);
+      const ours = shell(this, 'exec "$@" 2>&1', [process.execPath, BIN], args);
+      assert.strictEqual(theirs.status, 1);
+      assert.strictEqual(ours.status, 1);
+      assert.strictEqual(ours.stdout, renamed(theirs.stdout, 'sha256sum'));
+      assert.match(ours.stdout, /small\.txt\nfast-hash: missing\.txt: No such file or directory\n[0-9a-f]{64} {2}small/);
+    });
+
+    it('reads a FIFO among the files, in argument order', function () {
+      if (process.platform === 'win32' || spawnSync('mkfifo', [path.join(dir, 'fifo')]).error) this.skip();
+      const script = 'printf "through a fifo\\n" > fifo & exec "$@"';
+      const args = ['small.txt', 'fifo', 'empty'];
+      const theirs = shell(this, script, ['sha256sum'], args);
+      const ours = shell(this, script, [process.execPath, BIN], args);
+      assert.strictEqual(theirs.status, 0, theirs.stderr);
+      assert.strictEqual(ours.status, 0, ours.stderr);
+      assert.strictEqual(ours.stdout, theirs.stdout);
+      assert.match(ours.stdout, /^[0-9a-f]{64} {2}small\.txt\n[0-9a-f]{64} {2}fifo\n[0-9a-f]{64} {2}empty\n$/);
+    });
+
+    // A pipe whose reader starts late, made non-blocking by a preload that
+    // makes process.stdout (libuv's pipe): writes meet EAGAIN once it is full.
+    it('waits for a slow reader on a non-blocking stdout and loses nothing', function () {
+      const preload = path.join(dir, 'nonblocking-stdout.js');
+      fs.writeFileSync(preload, 'process.stdout;\n');
+      const args = Array(3000).fill('small.txt');
+      const ours = shell(this, '{ "$@"; echo "status $?" >&2; } | { sleep 0.3; cat; }',
+        [process.execPath, '-r', preload, BIN], args);
+      const line = `${crypto.createHash('sha256').update(FILES['small.txt']).digest('hex')}  small.txt\n`;
+      assert.strictEqual(ours.stderr, 'status 0\n');
+      assert.strictEqual(ours.stdout, line.repeat(args.length));
+    });
+
+    it('ends quietly with status 1 when the reader goes away (EPIPE)', async function () {
+      const args = Array(8000).fill('small.txt');
+      const child = require('child_process').spawn(process.execPath, [BIN, ...args], { cwd: dir });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => { stderr += chunk; });
+      child.stdout.once('data', () => child.stdout.destroy());
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      assert.strictEqual(status, 1);
+      assert.strictEqual(stderr, '');
+    });
+  });
+
   describe('errors and information', function () {
     it('reports a missing file, still hashes the others, and exits 1', function () {
       const ours = fastHash(['missing.txt', 'small.txt', '.']);

@@ -1,0 +1,153 @@
+'use strict';
+// (h) command: the fast-hash command against sha256sum, as whole processes
+// (start-up, loading, reading, hashing, printing and exit all counted):
+//   tree      every regular file of npm's own package tree ($(npm root -g)/npm),
+//             the same argument list (absolute paths, sorted walk order) to
+//             both; where npm's tree cannot be found, the first 2,000 files of
+//             this checkout's node_modules, and the table title says so
+//   big file  one 256 MiB file under os.tmpdir(), in the page cache (written,
+//             then read in a warm-up round), removed afterwards
+// Each round runs `node bin/fast-hash.js`, sha256sum and `node -e 0` (the
+// runtime's start-up alone, for scale) once each, in turn; wall times are
+// min and median over the rounds, and `vs sha256sum` is the median of the
+// rounds' own ratios (fast-hash's wall time / sha256sum's: below 1 is
+// faster). The node is whichever runs the benchmark (process.execPath).
+// Outputs are compared with sha256sum's before any timing.
+
+const { execFileSync, spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'fast-hash.js');
+const BIG_MIB = 256;
+const FULL = { treeRounds: 21, bigRounds: 7 };
+const QUICK = { treeRounds: 9, bigRounds: 3 };
+
+// ---- inputs -------------------------------------------------------------------
+function walk(dir, into, limit) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (into.length >= limit) return into;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, into, limit);
+    else if (entry.isFile()) into.push(full);
+  }
+  return into;
+}
+
+function npmTree() {
+  try {
+    const root = execFileSync('npm', ['root', '-g'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dir = path.join(root, 'npm');
+    if (fs.statSync(dir).isDirectory()) return { files: walk(dir, [], Infinity), what: "npm's tree" };
+  } catch {
+    // no npm on PATH, or no global npm package: the fallback below
+  }
+  const dir = path.join(__dirname, '..', '..', 'node_modules');
+  return { files: walk(dir, [], 2000), what: "this checkout's node_modules, npm's tree not found" };
+}
+
+// A file of `mib` MiB whose bytes do not repeat within 1 MiB.
+function bigFile(mib) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-bench-')), 'big.bin');
+  const chunk = Buffer.alloc(1 << 20);
+  for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((Math.imul(i, 2654435761) ^ i) >>> 0, i);
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (let i = 0; i < mib; i++) fs.writeSync(fd, chunk);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return file;
+}
+
+// ---- timing -------------------------------------------------------------------
+function run(command, args) {
+  const started = process.hrtime.bigint();
+  const res = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (res.error) throw res.error;
+  if (res.status !== 0) throw new Error(`${command} exited with ${res.status}: ${res.stderr}`);
+  return { ms, stdout: res.stdout };
+}
+
+const COMMANDS = (files) => [
+  { name: 'fast-hash', command: process.execPath, args: [BIN, ...files] },
+  { name: 'sha256sum', command: 'sha256sum', args: files },
+  { name: 'node -e 0', command: process.execPath, args: ['-e', '0'] },
+];
+
+// Interleaved rounds after one warm-up round, which also checks that both
+// commands print the same bytes.
+function timeCommands(files, rounds) {
+  const commands = COMMANDS(files);
+  const [ours, theirs] = commands.slice(0, 2).map((c) => run(c.command, c.args).stdout);
+  if (!ours.equals(theirs)) throw new Error('fast-hash and sha256sum printed different output');
+  const times = commands.map(() => []);
+  for (let r = 0; r < rounds; r++) commands.forEach((c, i) => times[i].push(run(c.command, c.args).ms));
+  const ratios = times[0].map((ms, r) => ms / times[1][r]);
+  return { names: commands.map((c) => c.name), times, ratio: median(ratios) };
+}
+
+const median = (values) => {
+  const v = [...values].sort((a, b) => a - b);
+  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+
+// ---- report -------------------------------------------------------------------
+function printTable(title, { names, times, ratio }) {
+  console.log(`\n(h) ${title}`);
+  console.log(`${'command'.padEnd(14)}${'min ms'.padStart(10)}${'median ms'.padStart(11)}`);
+  names.forEach((name, i) => {
+    console.log(`${name.padEnd(14)}${Math.min(...times[i]).toFixed(1).padStart(10)}` +
+      `${median(times[i]).toFixed(1).padStart(11)}`);
+  });
+  console.log(`fast-hash / sha256sum wall time: ${ratio.toFixed(2)}x (median of ${times[0].length} rounds' ratios)`);
+}
+
+function row(kind, title, source, files, measured) {
+  const peers = {};
+  measured.names.forEach((name, i) => {
+    peers[name] = { minMs: Math.min(...measured.times[i]), medianMs: median(measured.times[i]), rounds: measured.times[i].length };
+  });
+  return { question: 'h', table: title, kind, source, files: files.length, ratio: measured.ratio, peers };
+}
+
+async function runQuestion(opts) {
+  const plan = opts.quick ? QUICK : FULL;
+  if (spawnSync('sha256sum', ['--version']).error) {
+    console.log('\n(h) command: skipped, no sha256sum on PATH');
+    return [];
+  }
+  const caCerts = process.env.NODE_EXTRA_CA_CERTS ?
+    `; NODE_EXTRA_CA_CERTS is set (some Node versions load it at every start-up)` : '';
+  console.log(`\n(h) node: ${process.execPath} (${process.version})${caCerts}`);
+  const tree = npmTree();
+  const treeTitle = `command, sha256 of ${tree.files.length.toLocaleString('en-US')} files (${tree.what})`;
+  const rows = [];
+  const treeTimes = timeCommands(tree.files, plan.treeRounds);
+  printTable(treeTitle, treeTimes);
+  rows.push(row('tree', treeTitle, tree.what, tree.files, treeTimes));
+
+  const file = bigFile(BIG_MIB);
+  try {
+    const bigTitle = `command, sha256 of one ${BIG_MIB} MiB file (page cache)`;
+    const bigTimes = timeCommands([file], plan.bigRounds);
+    printTable(bigTitle, bigTimes);
+    rows.push(row('big', bigTitle, 'one file', [file], bigTimes));
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+  return rows;
+}
+
+function headlines(rows) {
+  return rows.map((r) => (r.kind === 'tree' ?
+    `command on ${r.files.toLocaleString('en-US')} files (${r.source}): ` +
+      `${r.ratio.toFixed(2)}x sha256sum's wall time (median)` :
+    `command on one ${BIG_MIB} MiB file: ${(1 / r.ratio).toFixed(2)}x faster than sha256sum (median)`));
+}
+
+module.exports = {
+  id: 'h', name: 'command', algs: ['sha256'], run: runQuestion, headlines,
+};
