@@ -6,4 +6,5 @@
 // (if --size was given), and so on. An optional headlines(rows) gives the
 // lines printed (after "headline ") at the end of the run.
 module.exports = [
+  require('./file'), // (g) file: hashFile / hashFileSync vs the same bytes in memory
 ];
