@@ -16,6 +16,10 @@
 
 #include "fast_hash.h"
 
+/* A regular file gets a reader thread only with at least this much left
+ * after its first chunk. */
+#define FH_FILE_MIN_AHEAD ((int64_t)2 * FH_FILE_CHUNK)
+
 int64_t fh_file_read(int fd, uint8_t *buf, size_t len) {
   uv_fs_t req;
   uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
@@ -30,19 +34,38 @@ int64_t fh_file_read(int fd, uint8_t *buf, size_t len) {
   return n;
 }
 
+/* Whether the rest of the file is worth a reader thread: not for a regular
+ * file that ends within FH_FILE_MIN_AHEAD bytes past `done`, where starting
+ * and joining the thread costs more than the overlap saves. Other files
+ * (and a failed fstat) get one. */
+static int worth_reading_ahead(uv_file fd, int64_t done) {
+  uv_fs_t req;
+  int regular_and_short;
+
+  if (uv_fs_fstat(NULL, &req, fd, NULL) != 0) {
+    uv_fs_req_cleanup(&req);
+    return 1;
+  }
+  regular_and_short = (req.statbuf.st_mode & S_IFMT) == S_IFREG &&
+                      req.statbuf.st_size < (uint64_t)done + FH_FILE_MIN_AHEAD;
+  uv_fs_req_cleanup(&req);
+  return !regular_and_short;
+}
+
 /* Hashes the open file fd into s up to its end. Reads stay on this thread
  * while they come short (small files, pipes: no thread to start and join);
- * the first full chunk means the file may go on, and the rest is read on a
- * reader thread while this one hashes (fh_file_hash_rest), or here if that
- * thread cannot start. */
+ * the first full chunk means the file may go on, and unless it ends soon
+ * the rest is read on a reader thread while this one hashes
+ * (fh_file_hash_rest), or here if that thread cannot start. */
 static int hash_fd(fh_stream *s, uv_file fd, uint8_t *chunk, fh_fs_error *err) {
-  int64_t n;
+  int64_t n, done = 0;
   int rest, tried = 0;
 
   for (;;) {
     n = fh_file_read(fd, chunk, FH_FILE_CHUNK);
     if (n <= 0) break;
-    if (n == FH_FILE_CHUNK && !tried++ &&
+    done += n;
+    if (n == FH_FILE_CHUNK && !tried++ && worth_reading_ahead(fd, done) &&
         (rest = fh_file_hash_rest(s, fd, chunk, err)) >= 0)
       return rest;
     if (!fh_stream_update(s, chunk, (size_t)n)) return 0;

@@ -1,7 +1,7 @@
 'use strict';
-// hashFile and hashFileSync past the first 1 MiB chunk, where a reader
-// thread reads ahead through a ring of eight 1 MiB chunks while the calling
-// thread hashes (src/file_reader.c): sizes around the ring's edges, read
+// hashFile and hashFileSync of files of 3 MiB and more, where past the first
+// 1 MiB chunk a reader thread reads ahead through a ring of eight 1 MiB
+// chunks while the calling thread hashes (src/file_reader.c): sizes around the ring's edges, read
 // errors and interrupted reads in the middle of a file (injected into read()
 // by a preloaded shim, in a child process), files cut short or growing while
 // they are hashed, and many at once.
@@ -33,9 +33,10 @@ describe('hashFile() and hashFileSync() past the first chunk (reader thread)', f
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-reader-')); });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  // The first chunk is read on the calling thread; the ring holds 8 chunks
-  // and the reader refills it half a ring (4 chunks) at a time.
-  const SIZES = [2 * MiB, 2 * MiB + 1, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
+  // The first chunk is read on the calling thread; a regular file gets the
+  // reader from 3 MiB on (2 MiB left after it). The ring holds 8 chunks and
+  // the reader refills it half a ring (4 chunks) at a time.
+  const SIZES = [3 * MiB - 1, 3 * MiB, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
 
   it('equals crypto over sizes around the ring\'s edges, low-level and EVP digests', async function () {
     for (const size of SIZES) {
