@@ -1,7 +1,8 @@
 'use strict';
 // Hashing a file: fast-hash's native file readers vs the usual Node ways, one
 // whole-file digest per peer per round, interleaved, hex output:
-//   hashFile            await fastHash.hashFile(alg, path)    (thread pool, 1 MiB native reads)
+//   hashFile            await fastHash.hashFile(alg, path)    (thread pool, 1 MiB native reads, read
+//                       ahead on a reader thread past the first MiB)
 //   hashFileSync        fastHash.hashFileSync(alg, path)
 //   crypto.hash(read)   crypto.hash(alg, fs.readFileSync(path))  (createHash if crypto.hash is missing)
 //   stream pipe         fs.createReadStream(path).pipe(crypto.createHash(alg)), digest read on 'finish'
@@ -23,14 +24,12 @@
 
 const crypto = require('crypto');
 const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const fastHash = require('..');
 const bench = require('./common');
+const { MiB, prepareFile, removeOnExit } = require('./cached-file');
 
 const FULL = { alg: ['sha256'], sizeMib: 256, rounds: 5, json: null };
 const QUICK = { ...FULL, sizeMib: 64, rounds: 2 };
-const MiB = 1 << 20;
 
 // ---- peers --------------------------------------------------------------------
 // The stream peer as people write it: default 64 KiB reads, the Hash piped
@@ -63,27 +62,6 @@ function hotDigest(c) {
   return h.digest('hex');
 }
 const NAMES = PEERS.map((p) => p.name);
-
-// ---- the file -----------------------------------------------------------------
-// Reused when a file of the right size is already there (from a --keep run):
-// writing 256 MiB of random bytes costs more than the benchmark's own rounds.
-function prepareFile(sizeMib) {
-  const file = path.join(os.tmpdir(), `fast-hash-bench-${sizeMib}MiB.bin`);
-  const bytes = sizeMib * MiB;
-  let how = 'reused';
-  if (!(fs.existsSync(file) && fs.statSync(file).size === bytes)) {
-    how = 'created';
-    const fd = fs.openSync(file, 'w');
-    const chunk = Buffer.allocUnsafe(8 * MiB);
-    for (let done = 0; done < bytes; done += chunk.length) {
-      crypto.randomFillSync(chunk);
-      fs.writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - done));
-    }
-    fs.closeSync(fd);
-  }
-  // This one read puts the file in the page cache and gives raw OpenSSL its bytes.
-  return { file, bytes, how, buf: fs.readFileSync(file) };
-}
 
 // ---- measurement --------------------------------------------------------------
 async function measure(alg, f, rounds) {
@@ -138,8 +116,8 @@ async function main() {
 
   const f = prepareFile(opts.sizeMib);
   // Removed on every way out, a failed result check (process.exit) and Ctrl-C included.
-  if (!opts.keep) process.on('exit', () => fs.rmSync(f.file, { force: true }));
-  process.on('SIGINT', () => process.exit(130));
+  if (!opts.keep) removeOnExit(f.file);
+  else process.on('SIGINT', () => process.exit(130));
   const kept = opts.keep ? ', kept' : '';
   console.log(`file ${f.file} (${opts.sizeMib} MiB random bytes, ${f.how}, page cache warmed${kept}); ` +
     `rounds ${opts.rounds}, one whole-file digest per peer per round; peers: ${NAMES.join(', ')}`);

@@ -372,11 +372,29 @@ typedef struct {
   const char *syscall;
 } fh_fs_error;
 
+/* Files are read in chunks this large: reads then cost little next to
+ * hashing. */
+#define FH_FILE_CHUNK (1u << 20)
+
 /* Digests the file at `path` (EVP kinds in `evp`). Returns 1; or 0 with
  * err->code set on a file-system failure, or with the reason on OpenSSL's
  * queue. Touches no JS: runs on any thread. */
 int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
                    uint8_t *out, size_t outlen, fh_fs_error *err);
+
+/* One read of up to len bytes from fd (a uv_file) at its current position,
+ * retried when interrupted: the byte count, 0 at the end, or a negative
+ * libuv error. */
+int64_t fh_file_read(int fd, uint8_t *buf, size_t len);
+
+/* (file_reader.c) Hashes the rest of the file fd into s, its first chunk
+ * (FH_FILE_CHUNK bytes, not yet hashed) in `first`: a reader thread reads
+ * ahead while this thread hashes, and is joined before the return. Returns
+ * 1 at the end of the file (s not finished), 0 with err->code set on a read
+ * failure or with the reason on OpenSSL's queue, or -1 with nothing read or
+ * hashed when the thread cannot start (the caller reads on itself). */
+int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first,
+                      fh_fs_error *err);
 
 /* The Node-style error for a file-system failure: code, errno, syscall and
  * path set, worded as fs words it. */

@@ -1,7 +1,8 @@
 /* Digests of files, read in native code in large chunks through libuv's
  * synchronous file calls (portable, and safe on any thread): no file byte
- * passes through JavaScript. Used by hashFileSync here and by hashFile on
- * the thread pool (async.c). */
+ * passes through JavaScript. Files longer than a chunk are read ahead on a
+ * thread of their own (file_reader.c). Used by hashFileSync here and by
+ * hashFile on the thread pool (async.c). */
 /* uv.h needs the POSIX types (pthread_rwlock_t, addrinfo) that strict C99
  * hides. */
 #define _XOPEN_SOURCE 700
@@ -15,18 +16,72 @@
 
 #include "fast_hash.h"
 
-/* Large enough that reads cost little next to hashing; one allocation per
- * file. */
-#define FH_FILE_CHUNK (1u << 20)
+/* A regular file gets a reader thread only with at least this much left
+ * after its first chunk. */
+#define FH_FILE_MIN_AHEAD ((int64_t)2 * FH_FILE_CHUNK)
+
+int64_t fh_file_read(int fd, uint8_t *buf, size_t len) {
+  uv_fs_t req;
+  uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
+  ssize_t n;
+
+  /* Offset -1 reads on from the current position, so files past 4 GiB need
+   * nothing special. */
+  do {
+    n = uv_fs_read(NULL, &req, fd, &b, 1, -1, NULL);
+    uv_fs_req_cleanup(&req);
+  } while (n == UV_EINTR);
+  return n;
+}
+
+/* Whether the rest of the file is worth a reader thread: not for a regular
+ * file that ends within FH_FILE_MIN_AHEAD bytes past `done`, where starting
+ * and joining the thread costs more than the overlap saves. Other files
+ * (and a failed fstat) get one. */
+static int worth_reading_ahead(uv_file fd, int64_t done) {
+  uv_fs_t req;
+  int regular_and_short;
+
+  if (uv_fs_fstat(NULL, &req, fd, NULL) != 0) {
+    uv_fs_req_cleanup(&req);
+    return 1;
+  }
+  regular_and_short = (req.statbuf.st_mode & S_IFMT) == S_IFREG &&
+                      req.statbuf.st_size < (uint64_t)done + FH_FILE_MIN_AHEAD;
+  uv_fs_req_cleanup(&req);
+  return !regular_and_short;
+}
+
+/* Hashes the open file fd into s up to its end. Reads stay on this thread
+ * while they come short (small files, pipes: no thread to start and join);
+ * the first full chunk means the file may go on, and unless it ends soon
+ * the rest is read on a reader thread while this one hashes
+ * (fh_file_hash_rest), or here if that thread cannot start. */
+static int hash_fd(fh_stream *s, uv_file fd, uint8_t *chunk, fh_fs_error *err) {
+  int64_t n, done = 0;
+  int rest, tried = 0;
+
+  for (;;) {
+    n = fh_file_read(fd, chunk, FH_FILE_CHUNK);
+    if (n <= 0) break;
+    done += n;
+    if (n == FH_FILE_CHUNK && !tried++ && worth_reading_ahead(fd, done) &&
+        (rest = fh_file_hash_rest(s, fd, chunk, err)) >= 0)
+      return rest;
+    if (!fh_stream_update(s, chunk, (size_t)n)) return 0;
+  }
+  if (n == 0) return 1;
+  err->code = (int)n;
+  err->syscall = "read";
+  return 0;
+}
 
 int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
                    uint8_t *out, size_t outlen, fh_fs_error *err) {
   uv_fs_t req;
-  uv_buf_t buf;
   uv_file fd;
   fh_stream s;
   uint8_t *chunk;
-  ssize_t n;
   int ok;
 
   err->code = 0;
@@ -40,33 +95,14 @@ int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
   }
   chunk = malloc(FH_FILE_CHUNK);
   if (chunk == NULL) {
-    uv_fs_close(NULL, &req, fd, NULL);
-    uv_fs_req_cleanup(&req);
     err->code = UV_ENOMEM;
     err->syscall = "read";
-    return 0;
+    ok = 0;
+  } else {
+    ok = fh_stream_init(&s, alg, evp) && hash_fd(&s, fd, chunk, err) &&
+         fh_stream_final(&s, out, outlen);
+    fh_stream_wipe(&s);
   }
-  ok = fh_stream_init(&s, alg, evp);
-  while (ok) {
-    buf = uv_buf_init((char *)chunk, FH_FILE_CHUNK);
-    /* Interrupted reads are retried; offset -1 reads on from the current
-     * position, so files past 4 GiB need nothing special. */
-    do {
-      n = uv_fs_read(NULL, &req, fd, &buf, 1, -1, NULL);
-      uv_fs_req_cleanup(&req);
-    } while (n == UV_EINTR);
-    if (n < 0) {
-      err->code = (int)n;
-      err->syscall = "read";
-      ok = 0;
-    } else if (n == 0) {
-      ok = fh_stream_final(&s, out, outlen);
-      break;
-    } else {
-      ok = fh_stream_update(&s, chunk, (size_t)n);
-    }
-  }
-  fh_stream_wipe(&s);
   free(chunk);
   uv_fs_close(NULL, &req, fd, NULL);
   uv_fs_req_cleanup(&req);

@@ -6,5 +6,6 @@
 // (if --size was given), and so on. An optional headlines(rows) gives the
 // lines printed (after "headline ") at the end of the run.
 module.exports = [
-  require('./command'),
+  require('./file'), // (g) file: hashFile / hashFileSync vs the same bytes in memory
+  require('./command'), // (h) command: the fast-hash command vs sha256sum
 ];

@@ -1,0 +1,221 @@
+'use strict';
+// hashFile and hashFileSync of files of 3 MiB and more, where past the first
+// 1 MiB chunk a reader thread reads ahead through a ring of eight 1 MiB
+// chunks while the calling thread hashes (src/file_reader.c): sizes around the ring's edges, read
+// errors and interrupted reads in the middle of a file (injected into read()
+// by a preloaded shim, in a child process), files cut short or growing while
+// they are hashed, and many at once.
+const assert = require('assert');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync, execFileSync } = require('child_process');
+const { Worker } = require('worker_threads');
+const { hashFile, hashFileSync, hash } = require('..');
+
+const MiB = 1 << 20;
+const ROOT = path.join(__dirname, '..');
+
+function writeRandom(file, size) {
+  const fd = fs.openSync(file, 'w');
+  const chunk = Buffer.allocUnsafe(4 * MiB);
+  for (let done = 0; done < size; done += chunk.length) {
+    crypto.randomFillSync(chunk);
+    fs.writeSync(fd, chunk, 0, Math.min(chunk.length, size - done));
+  }
+  fs.closeSync(fd);
+}
+
+describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
+  this.timeout(60000);
+  let dir;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-reader-')); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  // The first chunk is read on the calling thread; a regular file gets the
+  // reader from 3 MiB on (2 MiB left after it). The ring holds 8 chunks and
+  // the reader refills it half a ring (4 chunks) at a time.
+  const SIZES = [3 * MiB - 1, 3 * MiB, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
+
+  it('equals crypto over sizes around the ring\'s edges, low-level and EVP digests', async function () {
+    for (const size of SIZES) {
+      const file = path.join(dir, `size-${size}.bin`);
+      writeRandom(file, size);
+      const content = fs.readFileSync(file);
+      for (const alg of ['sha256', 'md5', 'sha3-256', 'blake2b512']) {
+        const want = crypto.createHash(alg).update(content).digest('hex');
+        assert.strictEqual(hashFileSync(alg, file), want, `hashFileSync ${alg} ${size}`);
+        assert.strictEqual(await hashFile(alg, file), want, `hashFile ${alg} ${size}`);
+      }
+      assert.strictEqual(hashFileSync('shake256', file, { outputLength: 64 }),
+        crypto.createHash('shake256', { outputLength: 64 }).update(content).digest('hex'));
+      fs.rmSync(file);
+    }
+  });
+
+  it('many long files at once, on the thread pool and in workers', async function () {
+    const files = [3 * MiB + 5, 10 * MiB, 17 * MiB].map((size, i) => {
+      const file = path.join(dir, `many-${i}.bin`);
+      writeRandom(file, size);
+      return file;
+    });
+    const want = files.map((f) => hash('sha256', fs.readFileSync(f)));
+    const jobs = [];
+    for (let i = 0; i < 48; i++) jobs.push(hashFile('sha256', files[i % files.length]));
+    (await Promise.all(jobs)).forEach((got, i) => assert.strictEqual(got, want[i % files.length], `job ${i}`));
+
+    const src = `const { parentPort, workerData } = require('worker_threads');
+      const fh = require(workerData.root);
+      const out = [];
+      for (let i = 0; i < 6; i++) out.push(fh.hashFileSync('sha256', workerData.files[i % workerData.files.length]));
+      parentPort.postMessage(out);`;
+    const results = await Promise.all([0, 1, 2, 3].map(() => new Promise((resolve, reject) => {
+      const w = new Worker(src, { eval: true, workerData: { root: ROOT, files } });
+      w.once('message', resolve);
+      w.once('error', reject);
+    })));
+    for (const out of results) out.forEach((got, i) => assert.strictEqual(got, want[i % files.length]));
+  });
+
+  // The result is whatever bytes the reads saw; the promise is that nothing
+  // crashes, the reader is joined, and a digest (or an fs error) comes back.
+  it('a file cut short or growing while it is hashed gives a digest, no crash', async function () {
+    const file = path.join(dir, 'changing.bin');
+    for (let round = 0; round < 6; round++) {
+      writeRandom(file, 48 * MiB);
+      const pending = [hashFile('sha256', file), hashFile('md5', file), hashFile('sha3-256', file)];
+      await new Promise((resolve) => setTimeout(resolve, round * 3));
+      if (round % 2) fs.truncateSync(file, (round * 7 % 5) * MiB + 3);
+      else fs.appendFileSync(file, crypto.randomBytes(5 * MiB));
+      for (const got of await Promise.all(pending)) assert.match(got, /^[0-9a-f]+$/);
+    }
+    // hashFileSync, with a worker cutting and growing the file meanwhile.
+    writeRandom(file, 48 * MiB);
+    const src = `const fs = require('fs'); const { workerData, parentPort } = require('worker_threads');
+      const stop = new Int32Array(workerData.stop);
+      parentPort.postMessage('go');
+      for (let i = 0; !Atomics.load(stop, 0); i++) {
+        if (i % 2) fs.truncateSync(workerData.file, (i % 40) * ${MiB});
+        else fs.appendFileSync(workerData.file, Buffer.alloc(3 * ${MiB}, i));
+      }`;
+    const stop = new SharedArrayBuffer(4);
+    const w = new Worker(src, { eval: true, workerData: { file, stop } });
+    await new Promise((resolve) => w.once('message', resolve));
+    try {
+      for (let i = 0; i < 20; i++) assert.match(hashFileSync('sha256', file), /^[0-9a-f]{64}$/);
+    } finally {
+      Atomics.store(new Int32Array(stop), 0, 1);
+      await new Promise((resolve) => w.once('exit', resolve));
+    }
+  });
+
+  // A shim preloaded into a child process makes read() of one file fail
+  // (EIO, from 5 MiB on: the reader's reads) or be interrupted (EINTR, every
+  // other read), which no real file reliably does.
+  describe('read failures in the middle of a file (preloaded read() shim)', function () {
+    let shim, target;
+    before(function () {
+      if (process.platform !== 'linux') this.skip();
+      try {
+        execFileSync('gcc', ['--version'], { stdio: 'ignore' });
+      } catch {
+        this.skip(); // no compiler for the shim
+      }
+      shim = buildReadShim(dir);
+      target = path.join(dir, 'target.bin');
+      writeRandom(target, 13 * MiB + 5);
+    });
+
+    function runChild(mode) {
+      const script = `const fh = require(${JSON.stringify(ROOT)});
+        const file = ${JSON.stringify(target)};
+        const summary = (e) => ({ code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, message: e.message });
+        const out = {};
+        try { out.sync = fh.hashFileSync('sha256', file); } catch (e) { out.sync = summary(e); }
+        fh.hashFile('sha256', file).then((d) => { out.async = d; }, (e) => { out.async = summary(e); })
+          .then(() => console.log(JSON.stringify(out)));`;
+      const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: mode };
+      env.LD_PRELOAD = [process.env.LD_PRELOAD, shim].filter(Boolean).join(' ');
+      const res = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 60000 });
+      assert.strictEqual(res.status, 0, `child exited ${res.status} ${res.signal || ''}: ${res.stderr}`);
+      const interrupted = /read-shim: (\d+) interrupted/.exec(res.stderr);
+      assert.ok(interrupted, `the shim was not loaded: ${res.stderr}`);
+      return { ...JSON.parse(res.stdout), interrupted: +interrupted[1] };
+    }
+
+    it('an EIO past the first chunk rejects / throws as fs would, with the path', function () {
+      const { interrupted, ...out } = runChild('eio');
+      assert.strictEqual(interrupted, 0);
+      for (const got of [out.sync, out.async]) {
+        assert.strictEqual(got.code, 'EIO');
+        assert.strictEqual(got.syscall, 'read');
+        assert.strictEqual(got.path, target);
+        assert.strictEqual(got.errno, -5);
+        assert.strictEqual(got.message, `EIO: i/o error, read '${target}'`);
+      }
+    });
+
+    it('interrupted reads on both threads are retried', function () {
+      const want = hash('sha256', fs.readFileSync(target));
+      const { interrupted, ...out } = runChild('eintr');
+      assert.deepStrictEqual(out, { sync: want, async: want });
+      assert.ok(interrupted >= 14, `${interrupted} reads interrupted`); // 14 + 14 reads of 1 MiB at least
+    });
+  });
+});
+
+// Compiles the read() shim: reads of the file FAST_HASH_TEST_READ_PATH fail
+// with EIO from offset 5 MiB on (mode eio) or with EINTR every other call
+// (mode eintr); everything else reaches libc's read().
+function buildReadShim(dir) {
+  const src = path.join(dir, 'read-shim.c');
+  const lib = path.join(dir, 'read-shim.so');
+  fs.writeFileSync(src, `#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int is_target(int fd) {
+  char link[64], where[PATH_MAX];
+  const char *want = getenv("FAST_HASH_TEST_READ_PATH");
+  ssize_t n;
+  if (want == NULL) return 0;
+  snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+  n = readlink(link, where, sizeof(where) - 1);
+  if (n <= 0) return 0;
+  where[n] = '\\0';
+  return strcmp(where, want) == 0;
+}
+
+static unsigned calls, interrupted;
+
+__attribute__((destructor)) static void report(void) {
+  if (getenv("FAST_HASH_TEST_READ_MODE") != NULL) fprintf(stderr, "read-shim: %u interrupted\\n", interrupted);
+}
+
+ssize_t read(int fd, void *buf, size_t len) {
+  static ssize_t (*real)(int, void *, size_t);
+  const char *mode = getenv("FAST_HASH_TEST_READ_MODE");
+  if (real == NULL) real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+  if (mode != NULL && is_target(fd)) {
+    if (strcmp(mode, "eio") == 0 && lseek(fd, 0, SEEK_CUR) >= 5 * 1048576) {
+      errno = EIO;
+      return -1;
+    }
+    if (strcmp(mode, "eintr") == 0 && __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % 2 == 0) {
+      __atomic_fetch_add(&interrupted, 1, __ATOMIC_RELAXED);
+      errno = EINTR;
+      return -1;
+    }
+  }
+  return real(fd, buf, len);
+}
+`);
+  execFileSync('gcc', ['-shared', '-fPIC', '-O1', '-o', lib, src, '-ldl']);
+  return lib;
+}
