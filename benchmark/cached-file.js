@@ -10,6 +10,20 @@ const path = require('path');
 
 const MiB = 1 << 20;
 
+// Writes `bytes` random bytes to `file` (test/hashFile-reader.test.js too).
+function writeRandom(file, bytes) {
+  const fd = fs.openSync(file, 'w');
+  try {
+    const chunk = Buffer.allocUnsafe(8 * MiB);
+    for (let done = 0; done < bytes; done += chunk.length) {
+      crypto.randomFillSync(chunk);
+      fs.writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - done));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 // Reused when a file of the right size is already there (from a --keep run
 // of file.js): writing hundreds of MiB of random bytes costs more than the
 // rounds themselves. Returns { file, bytes, how, buf }: buf is the file's
@@ -21,13 +35,7 @@ function prepareFile(sizeMib) {
   let how = 'reused';
   if (!(fs.existsSync(file) && fs.statSync(file).size === bytes)) {
     how = 'created';
-    const fd = fs.openSync(file, 'w');
-    const chunk = Buffer.allocUnsafe(8 * MiB);
-    for (let done = 0; done < bytes; done += chunk.length) {
-      crypto.randomFillSync(chunk);
-      fs.writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - done));
-    }
-    fs.closeSync(fd);
+    writeRandom(file, bytes);
   }
   return { file, bytes, how, buf: fs.readFileSync(file) };
 }
@@ -46,4 +54,4 @@ function removeOnExit(file) {
   };
 }
 
-module.exports = { MiB, prepareFile, removeOnExit };
+module.exports = { MiB, prepareFile, removeOnExit, writeRandom };

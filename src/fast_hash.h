@@ -356,13 +356,6 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
             fh_encoding enc, napi_value *result);
 
 /* The optional last argument: argv[i] if the caller passed it, else NULL. */
-/* Storage of one per thread (C99 has no keyword for it). */
-#if defined(_MSC_VER)
-#define FH_THREAD_LOCAL __declspec(thread)
-#else
-#define FH_THREAD_LOCAL __thread
-#endif
-
 #define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)
 
 /* Decodes a MAC given as a string in `enc` (strictly) into out: *valid is 1

@@ -4,8 +4,14 @@
  * A key belongs to the environment (thread) that made it: its EVP contexts
  * are copied into that environment's contexts per call. The states are wiped
  * by destroy() or, failing that, by the finalizer when the key is collected. */
+/* uv.h needs the POSIX types (pthread_rwlock_t, addrinfo) that strict C99
+ * hides. */
+#define _XOPEN_SOURCE 700
+
 #include <stdlib.h>
 #include <string.h>
+
+#include <uv.h>
 
 #include "fast_hash.h"
 
@@ -42,15 +48,32 @@ static int64_t key_bytes(const fh_alg *alg) {
  * a key before freeing it), so nothing foreign is ever read through. It is
  * per thread, not in the environment's state, because a key's finalizer may
  * run after that state is gone, and keys and their finalizers stay on the
- * thread that made them. */
-static FH_THREAD_LOCAL const fh_hmac_key *last_checked;
+ * thread that made them. libuv's thread-local key rather than C's: a
+ * __thread variable would make the binary need the dynamic loader's
+ * __tls_get_addr. */
+static uv_key_t last_checked;
+static uv_once_t last_checked_once = UV_ONCE_INIT;
+static int last_checked_ok;
+
+static void make_last_checked(void) {
+  last_checked_ok = uv_key_create(&last_checked) == 0;
+}
+
+static const fh_hmac_key *checked_key(void) {
+  uv_once(&last_checked_once, make_last_checked);
+  return last_checked_ok ? uv_key_get(&last_checked) : NULL;
+}
+
+static void set_checked_key(const fh_hmac_key *k) {
+  if (last_checked_ok) uv_key_set(&last_checked, (void *)k);
+}
 
 static void finalize_key(napi_env env, void *data, void *hint) {
   fh_hmac_key *k = data;
   int64_t unused;
 
   (void)hint;
-  if (last_checked == k) last_checked = NULL;
+  if (checked_key() == k) set_checked_key(NULL);
   if (env != NULL) napi_adjust_external_memory(env, -key_bytes(&k->alg), &unused);
   wipe_key(k);
   fh_wipe(k, sizeof(*k));
@@ -142,12 +165,12 @@ static int get_key(napi_env env, napi_value value, fh_hmac_key **out) {
   /* Anything but an external fails here, with no exception pending (the tag
    * check alone would throw an uncoded TypeError for undefined and null). */
   if (napi_get_value_external(env, value, &data) != napi_ok) data = NULL;
-  if (data != NULL && data == last_checked) {
+  if (data != NULL && data == checked_key()) {
     ours = true;
   } else if (data != NULL &&
              napi_check_object_type_tag(env, value, &hmac_key_tag, &ours) == napi_ok &&
              ours) {
-    last_checked = data;
+    set_checked_key(data);
   }
   if (!ours) {
     fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Not an HmacKey");

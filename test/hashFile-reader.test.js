@@ -17,15 +17,7 @@ const { hashFile, hashFileSync, hash } = require('..');
 const MiB = 1 << 20;
 const ROOT = path.join(__dirname, '..');
 
-function writeRandom(file, size) {
-  const fd = fs.openSync(file, 'w');
-  const chunk = Buffer.allocUnsafe(4 * MiB);
-  for (let done = 0; done < size; done += chunk.length) {
-    crypto.randomFillSync(chunk);
-    fs.writeSync(fd, chunk, 0, Math.min(chunk.length, size - done));
-  }
-  fs.closeSync(fd);
-}
+const { writeRandom } = require('../benchmark/cached-file');
 
 describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
   this.timeout(60000);
