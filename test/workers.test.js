@@ -73,6 +73,11 @@ function defineTests() {
     // still alive when a worker's environment is torn down, this addon or
     // not).
     it('200 create/terminate cycles (most terminated while busy) leave RSS flat (< 40 MB from cycle 20 to 200)', function () {
+      // Not under AddressSanitizer: its allocator keeps per-thread caches and
+      // shadow memory for every thread it has seen, so 200 worker threads
+      // grow RSS by over 100 MB with or without fast-hash (the uninstrumented
+      // run and valgrind's leak check cover this).
+      if (/libasan/.test(process.env.LD_PRELOAD || '')) this.skip();
       this.timeout(180000);
       const { report, errors, bad } = child('cycles', 170000);
       assert.deepStrictEqual(errors.slice(0, 3), [], `${errors.length} worker errors`);
