@@ -18,6 +18,7 @@ const MiB = 1 << 20;
 const ROOT = path.join(__dirname, '..');
 
 const { writeRandom } = require('../benchmark/cached-file');
+const { describeNative } = require('./common');
 
 describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
   this.timeout(60000);
@@ -104,8 +105,9 @@ describe('hashFile() and hashFileSync() past the first chunk (reader thread)', f
 
   // A shim preloaded into a child process makes read() of one file fail
   // (EIO, from 5 MiB on: the reader's reads) or be interrupted (EINTR, every
-  // other read), which no real file reliably does.
-  describe('read failures in the middle of a file (preloaded read() shim)', function () {
+  // other read), which no real file reliably does. The addon's own reads
+  // only: the JavaScript implementation reads through the runtime's fs.
+  describeNative('read failures in the middle of a file (preloaded read() shim)', function () {
     let shim, target;
     before(function () {
       if (process.platform !== 'linux') this.skip();
