@@ -244,6 +244,11 @@ typedef struct {
 /* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
 int fh_hmac_capable(const fh_alg *alg);
 
+/* The digest for an HMAC algorithm ID from the shim: as fh_get_alg, and
+ * capable digests only (else ERR_CRYPTO_INVALID_DIGEST). */
+int fh_get_hmac_alg(napi_env env, fh_state *st, napi_value value,
+                    const fh_alg **alg);
+
 /* Sets up w for alg, with `evp` as the working state of EVP kinds: nothing
  * in use yet. */
 void fh_hmac_begin(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);

@@ -117,9 +117,8 @@ static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
                          data->len, w);
 }
 
-/* The digest for an HMAC algorithm ID: capable digests only. */
-static int get_hmac_alg(napi_env env, fh_state *st, napi_value value,
-                        const fh_alg **alg) {
+int fh_get_hmac_alg(napi_env env, fh_state *st, napi_value value,
+                    const fh_alg **alg) {
   if (!fh_get_alg(env, st, value, alg)) return 0;
   if (fh_hmac_capable(*alg)) return 1;
   fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
@@ -184,7 +183,7 @@ static napi_value hmac_entry(napi_env env, napi_callback_info info,
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!get_hmac_alg(env, st, argv[0], &alg) ||
+  if (!fh_get_hmac_alg(env, st, argv[0], &alg) ||
       !fh_get_encoding(env, argv[1], &enc) ||
       !get_key_and_data(env, argv[2], argv[3], &key, &data))
     return NULL;

@@ -135,12 +135,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
   fh_state_follow_fips(st);
-  if (!fh_get_alg(env, st, argv[0], &alg)) return NULL;
-  if (!fh_hmac_capable(alg)) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
-             "Invalid digest for HMAC");
-    return NULL;
-  }
+  if (!fh_get_hmac_alg(env, st, argv[0], &alg)) return NULL;
   if (!fh_get_key(env, argv[1], &key)) return NULL;
   k = new_key(st, alg, &key);
   fh_input_release(&key);
