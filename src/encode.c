@@ -205,21 +205,15 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
   return 1;
 }
 
-/* ---- decoding a MAC given as text ------------------------------------------
- * Strict: a string that is not exactly `want` bytes in the encoding (wrong
- * length, a character outside the alphabet, misplaced padding, stray bits)
- * cannot be the MAC, and is simply not equal to it. The string is the
- * caller's, not secret: only the final comparison must be constant-time. */
+/* ---- comparing with a MAC given as text -------------------------------------
+ * Strict: a string that is not exactly the MAC in the encoding (wrong length,
+ * a character outside the alphabet, misplaced padding, stray bits) is simply
+ * not equal to it. The string is the caller's, not secret: its length and
+ * alphabet may steer branches; the MAC may not, so every comparison with it
+ * runs over all its bytes. */
 
 /* Longest text of an EVP_MAX_MD_SIZE MAC: hex. */
 #define FH_MAX_MAC_TEXT (2 * EVP_MAX_MD_SIZE)
-
-static int hex_value(uint16_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 static int base64_value(uint16_t c, int url) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -230,16 +224,31 @@ static int base64_value(uint16_t c, int url) {
   return -1;
 }
 
-static int decode_hex(const uint16_t *s, size_t n, uint8_t *out, size_t want) {
+/* The lower-case hex digit of a secret nibble, by arithmetic: no branch and
+ * no table index depends on it. */
+static unsigned hex_digit(unsigned v) {
+  return v + '0' + ((9u - v) >> 8 & ('a' - '0' - 10));
+}
+
+/* c with 'A'-'F' lowered; every other unit unchanged. */
+static unsigned hex_fold(uint16_t c) {
+  return c | (unsigned)((uint16_t)(c - 'A') < 6) << 5;
+}
+
+/* Hex is compared as text: each given character against the MAC's digit,
+ * either case, which is one pass that the compiler vectorizes, where decoding
+ * first costs a branch per character and a second pass. */
+static int hex_equals(const uint16_t *s, size_t n, const uint8_t *mac,
+                      size_t want) {
+  unsigned diff = 0;
   size_t i;
 
   if (n != 2 * want) return 0;
   for (i = 0; i < want; i++) {
-    int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) return 0;
-    out[i] = (uint8_t)(hi << 4 | lo);
+    diff |= hex_fold(s[2 * i]) ^ hex_digit(mac[i] >> 4);
+    diff |= hex_fold(s[2 * i + 1]) ^ hex_digit(mac[i] & 15u);
   }
-  return 1;
+  return diff == 0;
 }
 
 /* Canonical base64 of `want` bytes, with its padding or without it. */
@@ -265,35 +274,48 @@ static int decode_base64(const uint16_t *s, size_t n, uint8_t *out,
   return (acc & ((1u << bits) - 1)) == 0;
 }
 
-int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
-                  uint8_t *out, size_t want, int *valid) {
+static int decode_latin1(const uint16_t *s, size_t n, uint8_t *out,
+                         size_t want) {
+  size_t i;
+
+  if (n != want) return 0;
+  for (i = 0; i < n; i++) {
+    if (s[i] > 0xff) return 0;
+    out[i] = (uint8_t)s[i];
+  }
+  return 1;
+}
+
+/* Other encodings: decoded (the text is not secret), then the bytes compared
+ * in constant time. */
+static int decoded_equals(const uint16_t *s, size_t n, fh_encoding enc,
+                          const uint8_t *mac, size_t want) {
+  uint8_t bytes[EVP_MAX_MD_SIZE];
+  int valid = enc == FH_ENC_LATIN1
+                  ? decode_latin1(s, n, bytes, want)
+                  : decode_base64(s, n, bytes, want, enc == FH_ENC_BASE64URL);
+  int same = valid && CRYPTO_memcmp(mac, bytes, want) == 0;
+
+  fh_wipe(bytes, want);
+  return same;
+}
+
+int fh_mac_text_equals(napi_env env, napi_value value, fh_encoding enc,
+                       const uint8_t *mac, size_t want, int *same) {
   /* Room for one unit past the longest MAC text: one call reads the text,
    * and a longer string shows as one unit too long (it is cut there). */
   uint16_t text[FH_MAX_MAC_TEXT + 2];
-  size_t n, i;
+  size_t n;
 
-  *valid = 0;
+  *same = 0;
+  if (enc >= FH_ENC_COUNT) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Unknown MAC encoding id %d", (int)enc);
+    return 0;
+  }
   CALL(env, napi_get_value_string_utf16(env, value, text, sizeof(text) / 2, &n));
   if (n > FH_MAX_MAC_TEXT) return 1;
-  switch (enc) {
-    case FH_ENC_HEX:
-      *valid = decode_hex(text, n, out, want);
-      break;
-    case FH_ENC_BASE64:
-    case FH_ENC_BASE64URL:
-      *valid = decode_base64(text, n, out, want, enc == FH_ENC_BASE64URL);
-      break;
-    case FH_ENC_LATIN1:
-      *valid = n == want;
-      for (i = 0; *valid && i < n; i++) {
-        *valid = text[i] <= 0xff;
-        out[i] = (uint8_t)text[i];
-      }
-      break;
-    default:
-      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-               "Unknown MAC encoding id %d", (int)enc);
-      return 0;
-  }
+  *same = enc == FH_ENC_HEX ? hex_equals(text, n, mac, want)
+                            : decoded_equals(text, n, enc, mac, want);
   return 1;
 }

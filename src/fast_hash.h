@@ -363,11 +363,11 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
 /* The optional last argument: argv[i] if the caller passed it, else NULL. */
 #define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)
 
-/* Decodes a MAC given as a string in `enc` (strictly) into out: *valid is 1
- * when it is exactly `want` (<= EVP_MAX_MD_SIZE) bytes in that encoding.
+/* *same = 1 when the string `value` is exactly the `want` (<= EVP_MAX_MD_SIZE)
+ * bytes of mac in `enc` (strictly: see encode.c), compared in constant time.
  * Returns 0 only with an exception pending. */
-int fh_decode_mac(napi_env env, napi_value value, fh_encoding enc,
-                  uint8_t *out, size_t want, int *valid);
+int fh_mac_text_equals(napi_env env, napi_value value, fh_encoding enc,
+                       const uint8_t *mac, size_t want, int *same);
 
 /* ---- files (file.c) ------------------------------------------------------ */
 

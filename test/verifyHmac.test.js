@@ -128,4 +128,22 @@ describe('verifyHmac()', function () {
       }
     }
   });
+
+  // Hex is compared as text, a character against the MAC's digit: a unit is
+  // right only when it is that digit in either case. The changes are units a
+  // case fold or a cut to one byte could confuse with a hex digit.
+  it('is true for hex text exactly when every character is its digit, in either case', function () {
+    const right = crypto.createHmac('sha256', 'k').update('m').digest('hex');
+    const changes = [0x20, -0x20, 0x100, 0x10000 - 0x100, 0x80, 1, -1, 7, -7, 0x30];
+    const isDigit = (ch, digit) => /^[0-9a-fA-F]$/.test(ch) && ch.toLowerCase() === digit;
+    for (let i = 0; i < right.length; i++) {
+      for (const change of changes) {
+        const unit = (right.charCodeAt(i) + change + 0x10000) % 0x10000;
+        const ch = String.fromCharCode(unit);
+        const text = right.slice(0, i) + ch + right.slice(i + 1);
+        assert.strictEqual(verifyHmac('sha256', 'k', 'm', text), isDigit(ch, right[i]),
+          `position ${i}: ${JSON.stringify(right[i])} as U+${unit.toString(16).padStart(4, '0')}`);
+      }
+    }
+  });
 });
