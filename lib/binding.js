@@ -53,7 +53,7 @@
 //   hashFile(algId, enc, path, length)       -> Promise<string | Buffer>
 //       (encoding 'buffer' gives a Buffer; the inputs are copied at the call)
 //   hashFileSync(algId, enc, path, length[, out]) -> as hash
-//   resolve(name).path, benchCeiling(...), benchHmac(...), benchHmacKey(...),
+//   resolve(name).path, benchCeiling(...), benchCall(...), benchHmac(...), benchHmacKey(...),
 //   hasherStoreStats()                       native only: tests, benchmarks
 const { makeError } = require('./errors');
 

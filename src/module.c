@@ -91,6 +91,7 @@ NAPI_MODULE_INIT() {
     { "forceEvp", NULL, force_evp, NULL, NULL, NULL, napi_enumerable, st },
     { "encodedLength", NULL, fh_encoded_length_js, NULL, NULL, NULL, napi_enumerable, st },
     { "benchCeiling", NULL, fh_bench_ceiling, NULL, NULL, NULL, napi_enumerable, st },
+    { "benchCall", NULL, fh_bench_call, NULL, NULL, NULL, napi_enumerable, st },
     { "benchHmac", NULL, fh_bench_hmac, NULL, NULL, NULL, napi_enumerable, st },
     { "benchHmacKey", NULL, fh_bench_hmac_key, NULL, NULL, NULL, napi_enumerable, st },
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },

@@ -22,7 +22,7 @@ const { fmtSize } = require('./report');
 const { MiB, prepareFile, removeOnExit } = require('../cached-file');
 
 const SIZES = [64 * MiB, 1024 * MiB];
-const ROUNDS = (bytes, quick) => (quick ? 8 : bytes <= 64 * MiB ? 25 : 6);
+const ROUNDS = (bytes, quick) => (quick ? 8 : bytes <= 64 * MiB ? 25 : 10);
 const MEMORY = ['crypto.hash (mem)', 'ceiling (mem)'];
 
 function peersFor(alg, buf) {

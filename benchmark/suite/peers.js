@@ -83,6 +83,18 @@ function nativeLoop(name, fn) {
   return { name, native: true, one: () => null, loop: (c, n) => fn(addon, n) | 0 };
 }
 
+// The floor of a call that returns a digest as new bytes: Buffer.allocUnsafe
+// of the digest's size plus benchCall, a Node-API call that digests `data`
+// as hash() does and makes no result. Nothing is checked (its Buffer holds
+// no digest); null where the addon cannot load.
+function callFloor(alg, data) {
+  const addon = native.addon;
+  if (!addon) return null;
+  const { id, size } = addon.resolve(alg);
+  const p = peer('call floor', '(addon.benchCall(id, data), Buffer.allocUnsafe(size))', { addon, id, size, data, Buffer });
+  return { ...p, native: true };
+}
+
 // ---- peer libraries -------------------------------------------------------------
 const version = (name) => {
   try {
@@ -120,5 +132,5 @@ const wasmHasher = (libs, alg) => (libs.wasm && WASM[alg] ? WASM[alg](libs.wasm)
 const nobleFn = (libs, alg) => (libs.noble && NOBLE[alg] ? NOBLE[alg](libs.noble) : null);
 
 module.exports = {
-  peer, ceiling, nativeLoop, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding, IMPLEMENTATION, LABEL,
+  peer, ceiling, callFloor, nativeLoop, loadLibs, wasmHasher, nobleFn, crypto, fastHash, binding, IMPLEMENTATION, LABEL,
 };

@@ -4,7 +4,7 @@
 // builds that cell: its inputs (made once, before any timing), its peers,
 // and the result node:crypto gives, which every peer must match.
 
-const { peer, ceiling, nativeLoop, wasmHasher, nobleFn, crypto, fastHash, binding } = require('./peers');
+const { peer, ceiling, callFloor, nativeLoop, wasmHasher, nobleFn, crypto, fastHash, binding } = require('./peers');
 const { bytes, ascii, nonAscii } = require('./inputs');
 const bun = require('./bun');
 
@@ -32,12 +32,13 @@ async function digestRow(libs, alg, data, enc) {
     peers.push(peer('noble', hex ? `hex(${input})` : input, { fn, data, hex: n.hex, utf8: n.utf8 }));
   }
   // 'buffer' beside the hex output of the same digest (what the Buffer
-  // costs over the string), and beside Bun's bytes output (in a Bun child).
+  // costs over the string), the floor of any Node-API call that returns new
+  // bytes, and Bun's bytes output (in a Bun child).
   const row = { external: [] };
   if (enc === 'buffer') {
     const hexPeer = peer('hex output', 'hash(alg, data)', s);
     hexPeer.expected = crypto.createHash(alg).update(data).digest('hex');
-    peers.push(hexPeer);
+    peers.push(hexPeer, !str && callFloor(alg, data));
     if (!str) row.external.push(bun.cryptoHasherBytes(alg, data.length));
   }
   // The ceiling digests the very same memory when it can: a copy of 1 MiB

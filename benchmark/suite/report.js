@@ -121,8 +121,10 @@ function bufferLine(r, label) {
   const p = r.peers, fh = p['fast-hash'].bestNs;
   const hex = p['hex output'] ? `${fmtNs(fh - p['hex output'].bestNs)} ns above its hex output (target <= 40)` :
     'hex output not measured';
-  const bun = p['Bun CryptoHasher'] ? `Bun.CryptoHasher.hash bytes ${fmtNs(p['Bun CryptoHasher'].bestNs)} ns: ` +
-    `${label} ${fmtX(p['Bun CryptoHasher'].bestNs / fh)} (target > 1x)` : 'no Bun column';
+  const b = p['Bun CryptoHasher'], floor = p['call floor'];
+  const bun = b ? `Bun.CryptoHasher.hash bytes ${fmtNs(b.bestNs)} ns: ${label} ${fmtX(b.bestNs / fh)} (target > 1x)` +
+    (floor ? `, the Node-API floor (call floor ${fmtNs(floor.bestNs)} ns) ${fmtX(b.bestNs / floor.bestNs)}` : '') :
+    'no Bun column';
   return `sha256 64 B 'buffer' output, ${label}: ${fmtNs(fh)} ns, ${hex}; ${bun}`;
 }
 
