@@ -307,13 +307,18 @@ int fh_mac_text_equals(napi_env env, napi_value value, fh_encoding enc,
   uint16_t text[FH_MAX_MAC_TEXT + 2];
   size_t n;
 
+  napi_status status;
+
   *same = 0;
   if (enc >= FH_ENC_COUNT) {
     fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
              "Unknown MAC encoding id %d", (int)enc);
     return 0;
   }
-  CALL(env, napi_get_value_string_utf16(env, value, text, sizeof(text) / 2, &n));
+  /* The read is the type check: no napi_typeof first. */
+  status = napi_get_value_string_utf16(env, value, text, sizeof(text) / 2, &n);
+  if (status == napi_string_expected) return -1;
+  CALL(env, status);
   if (n > FH_MAX_MAC_TEXT) return 1;
   *same = enc == FH_ENC_HEX ? hex_equals(text, n, mac, want)
                             : decoded_equals(text, n, enc, mac, want);

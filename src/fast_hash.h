@@ -365,7 +365,8 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
 
 /* *same = 1 when the string `value` is exactly the `want` (<= EVP_MAX_MD_SIZE)
  * bytes of mac in `enc` (strictly: see encode.c), compared in constant time.
- * Returns 0 only with an exception pending. */
+ * Returns 1; -1 when value is not a string (nothing pending); 0 only with an
+ * exception pending. */
 int fh_mac_text_equals(napi_env env, napi_value value, fh_encoding enc,
                        const uint8_t *mac, size_t want, int *same);
 

@@ -137,14 +137,11 @@ static int get_key_and_data(napi_env env, napi_value keyv, napi_value datav,
 
 int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
                fh_encoding enc, napi_value *result) {
-  napi_valuetype type;
   fh_input bytes;
-  int same = 0;
+  int same = 0, text = fh_mac_text_equals(env, given, enc, mac, n, &same);
 
-  CALL(env, napi_typeof(env, given, &type));
-  if (type == napi_string) {
-    if (!fh_mac_text_equals(env, given, enc, mac, n, &same)) return 0;
-  } else {
+  if (text == 0) return 0;
+  if (text < 0) {
     /* The length is public; only the bytes are compared in constant time. */
     if (!fh_get_input(env, given, &bytes)) return 0;
     same = bytes.len == n && CRYPTO_memcmp(mac, bytes.data, n) == 0;

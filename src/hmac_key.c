@@ -216,22 +216,13 @@ int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
 /* Reads (key, ..., data) and computes the MAC into w->mac. Returns 1, or 0
  * with an exception pending. Either way the caller wipes w when *k is set. */
 static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
-                        napi_value datav, fh_hmac_key **k, fh_hmac_work *w) {
+                        napi_value datav, const fh_hmac_key **k,
+                        fh_hmac_work *w) {
   fh_input data;
   int ok;
 
   *k = NULL;
-  if (!get_key(env, keyv, k)) {
-    *k = NULL;
-    return 0;
-  }
-  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
-  if ((*k)->fips != st->fips) {
-    *k = NULL;
-    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
-             "Invalid state: FIPS mode changed since the HmacKey was made");
-    return 0;
-  }
+  if (!fh_hmac_key_get(env, st, keyv, k)) return 0;
   if (!fh_get_input(env, datav, &data)) {
     *k = NULL;
     return 0;
@@ -249,7 +240,7 @@ static napi_value key_entry(napi_env env, napi_callback_info info,
   size_t argc = 4;
   napi_value argv[4], result = NULL;
   void *self;
-  fh_hmac_key *k;
+  const fh_hmac_key *k;
   fh_encoding enc;
   fh_hmac_work w;
 
