@@ -66,6 +66,7 @@ async function abandon() {
     rssStartMB: mb(start.rss), rssHalfMB: mb(half.rss), rssPeakMB: mb(rssPeak), rssEndMB: mb(end.rss),
     externalStartMB: mb(start.external), externalPeakMB: mb(externalPeak), externalEndMB: mb(end.external),
     heapStartMB: mb(start.heapTotal), heapHalfMB: mb(half.heapTotal), heapEndMB: mb(end.heapTotal),
+    usedHalfMB: mb(half.heapUsed), usedEndMB: mb(end.heapUsed),
   };
 }
 
@@ -108,10 +109,13 @@ function defineTests() {
       // JavaScript implementation does the same), to a high-water mark set
       // by how many dropped hashers waited for a collection at once: seen
       // 0 to 26 MB higher after the second half, with the store empty
-      // (above) and V8's heap the same size. A leak of 100 bytes a hasher
-      // would add 50 MB.
+      // (above). A leak of 100 bytes a hasher would add 50 MB. What V8 keeps
+      // live is its heap in use after collection; the heap it has reserved
+      // (heapTotal) may take one more step with nothing live in it (Node 26:
+      // 40.4 -> 50.6 MB, the store empty), so it is reported, not bounded.
       assert.ok(r.rssEndMB - r.rssHalfMB < 50, `RSS grew in the second half ${where}`);
-      assert.ok(r.heapEndMB - r.heapHalfMB < 10, `V8's heap grew in the second half ${where}`);
+      assert.ok(r.usedEndMB - r.usedHalfMB < 10,
+        `V8's heap in use grew in the second half (${r.usedHalfMB} -> ${r.usedEndMB} MB) ${where}`);
       assert.ok(r.externalEndMB - r.externalStartMB < 2, `native memory reported after collection ${where}`);
     });
 
