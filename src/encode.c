@@ -306,7 +306,6 @@ int fh_mac_text_equals(napi_env env, napi_value value, fh_encoding enc,
    * and a longer string shows as one unit too long (it is cut there). */
   uint16_t text[FH_MAX_MAC_TEXT + 2];
   size_t n;
-
   napi_status status;
 
   *same = 0;
