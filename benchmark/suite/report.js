@@ -116,7 +116,8 @@ function headlines(results, algs, label, measured) {
 }
 
 // What 'buffer' output costs over the hex output of the same digest, and how
-// it stands against Bun's bytes output (timed in Bun, same harness).
+// it and the call floor stand against Bun's bytes output (timed in Bun, same
+// harness).
 function bufferLine(r, label) {
   const p = r.peers, fh = p['fast-hash'].bestNs;
   const hex = p['hex output'] ? `${fmtNs(fh - p['hex output'].bestNs)} ns above its hex output (target <= 40)` :
