@@ -10,8 +10,19 @@
 // with --nodedir, so compiling needs no network; otherwise node-gyp does what
 // it always does (download them).
 //
+// An install never fails because of the addon: the library runs on its
+// JavaScript implementation wherever the addon does not load. So when this
+// package is installed as a dependency (it sits in a node_modules folder)
+// and compiling fails for any reason, node-gyp's output goes to LOG_NAME in
+// the package, one line says what failed and how to build the addon later,
+// and the script exits 0. A build someone asked for fails loudly instead,
+// with node-gyp's output on the terminal: --force, FAST_HASH_FORCE_BUILD=1,
+// or the install of the package's own checkout (npm ci in a clone), where a
+// compile error is the developer's to see.
+//
 //   node scripts/build.js           install: use a prebuild if one loads
 //   node scripts/build.js --force   always compile (also FAST_HASH_FORCE_BUILD=1)
+//   FAST_HASH_BUILD_VERBOSE=1       node-gyp's output on the terminal too
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -91,43 +102,133 @@ function nodeGypVersion(file) {
   }
 }
 
-function compile() {
+// The log of a quiet compile, in the package's root (node-gyp rebuild
+// empties build/ when it starts).
+const LOG_NAME = 'fast-hash-build.log';
+
+// A quiet compile that has not ended by then has failed: node-gyp waiting
+// for headers from an unreachable server must not hold an install forever.
+const QUIET_LIMIT_MS = 10 * 60 * 1000;
+
+// Runs node-gyp rebuild. loud: its output on the terminal, a failure thrown
+// as the exit status; else its output in `log` (a file descriptor), with the
+// lines this script would have printed. Returns { status, problem }.
+function runNodeGyp(loud, log) {
+  const say = loud ? (line) => console.log(line) : (line) => fs.writeSync(log, `${line}\n`);
   const gyp = findNodeGyp();
   if (!gyp) {
-    console.error('fast-hash: cannot compile: no node-gyp found (none at npm_config_node_gyp, ' +
-      "beside the running npm or in this Node's npm). Run `npm rebuild fast-hash` with npm, " +
-      'which ships node-gyp, or install node-gyp and set npm_config_node_gyp to its bin/node-gyp.js.');
-    return 1;
+    return { status: 1, problem: 'no node-gyp found (none at npm_config_node_gyp, beside the running npm ' +
+      "or in this Node's npm)" };
   }
-  console.log(`fast-hash: node-gyp ${nodeGypVersion(gyp.file)} at ${gyp.file} (from ${gyp.from})`);
+  say(`fast-hash: node-gyp ${nodeGypVersion(gyp.file)} at ${gyp.file} (from ${gyp.from})`);
   const args = [gyp.file, 'rebuild'];
   const nodedir = localNodeDir();
   if (nodedir) {
     args.push(`--nodedir=${nodedir}`);
-    console.log(`fast-hash: compiling against the headers of ${process.version} in ${nodedir}`);
+    say(`fast-hash: compiling against the headers of ${process.version} in ${nodedir}`);
   } else {
-    console.log('fast-hash: compiling; no matching local Node headers, node-gyp will fetch them');
+    say('fast-hash: compiling; no matching local Node headers, node-gyp will fetch them');
   }
-  const res = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
-  if (res.error) throw res.error;
-  return res.status === null ? 1 : res.status;
+  const stdio = loud ? 'inherit' : ['ignore', log, log];
+  const res = spawnSync(process.execPath, args, {
+    stdio, cwd: root, timeout: loud ? undefined : QUIET_LIMIT_MS, killSignal: 'SIGKILL',
+  });
+  if (res.error && res.error.code === 'ETIMEDOUT') {
+    return { status: 1, problem: `node-gyp did not finish in ${QUIET_LIMIT_MS / 60000} minutes` };
+  }
+  if (res.error) return { status: 1, problem: `node-gyp could not be started: ${res.error.message}` };
+  return { status: res.status === null ? 1 : res.status, problem: null };
+}
+
+// The one line of a failed build's log that says why: the compiler's first
+// error, else a tool the build could not find (make's or the shell's word,
+// or the exception gyp's Python died of), else node-gyp's own error, else
+// its last complaint.
+function whyFailed(text) {
+  const lines = text.split(/\r?\n/);
+  const first = (re) => lines.find((line) => re.test(line));
+  const compiler = first(/(^|\s)(fatal )?error( [A-Z]+\d+)?:/);
+  const missing = first(/^(make|\/bin\/sh|sh)\b.*(: not found|No such file or directory)/);
+  const python = lines.filter((line) => /^[A-Z]\w*(Error|Exception): /.test(line)).pop();
+  const stack = first(/^gyp ERR! stack Error: /);
+  const found = compiler || missing || python || (stack && stack.replace(/^gyp ERR! stack Error: /, '')) ||
+    lines.filter((line) => /^gyp ERR! /.test(line)).pop() || 'node-gyp failed';
+  const line = found.trim().replace(/\s+/g, ' ');
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+// What node-gyp needs on each platform, as the notice names it.
+const TOOLS = {
+  win32: "Visual Studio's C++ build tools and Python 3",
+  darwin: "Xcode's command-line tools (xcode-select --install)",
+};
+
+// The notice of an install that goes on without the addon: one line.
+function notice(problem, logFile) {
+  const tools = TOOLS[process.platform] || 'a C compiler, make and Python 3';
+  return `fast-hash: the addon was not built (${problem}); using the JavaScript implementation ` +
+    `(same results, slower). To get the addon, install ${tools}, then run \`npm rebuild fast-hash\`.` +
+    `${logFile ? ` Log: ${logFile}` : ''}`;
+}
+
+// A compile that may fail: node-gyp's output in the log file (after `why`,
+// the reason to compile, if any), and one line whatever happens. Always 0.
+function compileQuietly(why) {
+  const logFile = path.join(root, LOG_NAME);
+  const verbose = process.env.FAST_HASH_BUILD_VERBOSE === '1';
+  let log = null;
+  let result;
+  try {
+    if (!verbose) log = fs.openSync(logFile, 'w');
+    if (why) (log === null ? console.log : (line) => fs.writeSync(log, `${line}\n`))(why);
+    result = runNodeGyp(verbose, log);
+  } catch (err) {
+    result = { status: 1, problem: `the build could not be run: ${err.message}` };
+  } finally {
+    if (log !== null) fs.closeSync(log);
+  }
+  const text = log === null ? '' : fs.readFileSync(logFile, 'utf8');
+  let problem = result.problem || (result.status !== 0 ? whyFailed(text) : null);
+  if (!problem) {
+    const built = loadableBinary();
+    if (!built.file) problem = `it compiled but does not load here: ${built.reason || 'no binary was written'}`;
+  }
+  if (problem) {
+    console.log(notice(problem, log === null ? null : logFile));
+  } else {
+    console.log(`fast-hash: compiled ${path.relative(root, loadableBinary().file)}` +
+      `${log === null ? '' : ` (log: ${logFile})`}`);
+  }
+  return 0;
+}
+
+// A compile someone asked for: node-gyp's output on the terminal, and its
+// failure this script's.
+function compileLoudly(why) {
+  if (why) console.log(why);
+  const result = runNodeGyp(true, null);
+  if (result.problem) console.error(`fast-hash: cannot compile: ${result.problem}`);
+  return result.status;
+}
+
+// The package is installed as a dependency: it sits in a node_modules
+// folder. Its own checkout is not.
+function isDependency() {
+  return path.basename(path.dirname(root)) === 'node_modules' ||
+    path.basename(path.dirname(path.dirname(root))) === 'node_modules';
 }
 
 function main() {
   const force = process.argv.includes('--force') || process.env.FAST_HASH_FORCE_BUILD === '1';
-  if (!force) {
-    const found = loadableBinary();
-    if (found.file) {
-      console.log(`fast-hash: using ${path.relative(root, found.file)}`);
-      return 0;
-    }
-    if (found.broken) {
-      console.log(`fast-hash: ${path.relative(root, found.broken)} does not load here ` +
-        `(${found.reason}); compiling from source instead`);
-    }
+  const found = force ? {} : loadableBinary();
+  if (found.file) {
+    console.log(`fast-hash: using ${path.relative(root, found.file)}`);
+    return 0;
   }
-  return compile();
+  const why = found.broken ? `fast-hash: ${path.relative(root, found.broken)} does not load here ` +
+    `(${found.reason.split('\n')[0]}); compiling from source instead` : null;
+  return force || !isDependency() ? compileLoudly(why) : compileQuietly(why);
 }
 
 if (require.main === module) process.exitCode = main();
-module.exports = { localNodeDir, findNodeGyp };
+module.exports = { localNodeDir, findNodeGyp, whyFailed };

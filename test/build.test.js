@@ -1,0 +1,216 @@
+'use strict';
+// scripts/build.js, the install step: an install never fails because the
+// addon cannot be built; a build someone asked for fails loudly.
+const assert = require('assert');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { whyFailed } = require('../scripts/build');
+const { packageCopy } = require('../scripts/test-prebuilds');
+
+const NOTICE = /^fast-hash: the addon was not built \((.+)\); using the JavaScript implementation .*then run `npm rebuild fast-hash`\. Log: (.+)$/;
+
+// Log excerpts of failed builds, and the reason each notice gives.
+const FAILURES = [
+  { what: 'a compile error', want: "../src/hash.c:1:2: error: #error planted",
+    log: ['  CC(target) Release/obj.target/fast_hash/src/hash.o', "../src/hash.c:1:2: error: #error planted",
+      '    1 | #error planted', 'gyp ERR! stack Error: `make` failed with exit code: 2'] },
+  { what: "MSVC's error", want: 'hash.c(1): fatal error C1189: #error: planted',
+    log: ['hash.c(1): fatal error C1189: #error: planted', 'gyp ERR! stack Error: `msbuild` failed with exit code: 1'] },
+  { what: 'no Python', want: 'Could not find any Python installation to use',
+    log: ['gyp ERR! find Python Python is not set from command line or npm configuration',
+      'gyp ERR! stack Error: Could not find any Python installation to use', 'gyp ERR! not ok '] },
+  { what: 'no make', want: 'not found: make',
+    log: ['gyp ERR! build error ', 'gyp ERR! stack Error: not found: make', 'gyp ERR! not ok '] },
+  { what: 'no C compiler', want: "FileNotFoundError: [Errno 2] No such file or directory: 'cc'",
+    log: ['Traceback (most recent call last):', '  File "gyp_main.py", line 45, in <module>',
+      "FileNotFoundError: [Errno 2] No such file or directory: 'cc'",
+      'gyp ERR! stack Error: `gyp` failed with exit code: 1'] },
+  { what: "make's missing program", want: 'make: cc: No such file or directory',
+    log: ['make: cc: No such file or directory', 'gyp ERR! stack Error: `make` failed with exit code: 2'] },
+  { what: 'headers out of reach', want: 'getaddrinfo ENOTFOUND nodejs.org',
+    log: ['gyp http GET https://nodejs.org/download/release/v20.20.2/node-v20.20.2-headers.tar.gz',
+      'gyp ERR! stack Error: getaddrinfo ENOTFOUND nodejs.org'] },
+  { what: 'nothing known', want: 'gyp ERR! not ok', log: ['gyp ERR! cwd /x', 'gyp ERR! not ok'] },
+  { what: 'an empty log', want: 'node-gyp failed', log: [] },
+];
+
+describe('whyFailed', function () {
+  for (const f of FAILURES) {
+    it(`names ${f.what}`, function () {
+      assert.strictEqual(whyFailed(f.log.join('\n')), f.want);
+    });
+  }
+
+  it('keeps the reason to one line of at most 200 characters', function () {
+    const got = whyFailed(`x.c:1:1: error: ${'y'.repeat(500)}\n`);
+    assert.strictEqual(got.length, 200);
+    assert.ok(!got.includes('\n'));
+  });
+});
+
+// A copy of the package, its node_modules linked to the checkout's; with
+// `plant`, src/hash.c starts with an #error.
+function copy(dir, plant) {
+  fs.mkdirSync(dir, { recursive: true });
+  packageCopy(dir);
+  if (plant) {
+    const file = path.join(dir, 'src', 'hash.c');
+    fs.writeFileSync(file, `#error planted by build.test.js\n${fs.readFileSync(file, 'utf8')}`);
+  }
+  return dir;
+}
+
+function build(dir, args = [], env = {}) {
+  const res = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build.js'), ...args],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, FAST_HASH_FORCE_BUILD: '', ...env } });
+  return { status: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+// What the copy's library loads, and whether it digests as node:crypto does.
+function usesJs(dir) {
+  const src = `const f = require('.'); const c = require('crypto');
+    console.log(f.implementation, f.hash('sha256', 'abc') === c.createHash('sha256').update('abc').digest('hex'));`;
+  const res = spawnSync(process.execPath, ['-e', src],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, FAST_HASH_IMPLEMENTATION: '' } });
+  return res.stdout.trim();
+}
+
+describe('scripts/build.js', function () {
+  this.timeout(120000);
+  let tmp;
+  before(function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-build-test-'));
+  });
+  after(function () {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  describe('installed as a dependency, with a compile error', function () {
+    let dir;
+    before(function () {
+      dir = copy(path.join(tmp, 'dep', 'node_modules', 'fast-hash'), true);
+    });
+
+    it('exits 0 with one line naming the error, and the library runs on JavaScript', function () {
+      const { status, out } = build(dir);
+      assert.strictEqual(status, 0, out);
+      const lines = out.trim().split('\n');
+      assert.strictEqual(lines.length, 1, out);
+      const [, reason, log] = lines[0].match(NOTICE) || [];
+      assert.strictEqual(reason, '../src/hash.c:1:2: error: #error planted by build.test.js', out);
+      assert.strictEqual(log, path.join(dir, 'fast-hash-build.log'));
+      assert.match(fs.readFileSync(log, 'utf8'), /gyp ERR! stack Error: `make` failed/);
+      assert.strictEqual(usesJs(dir), 'js true');
+    });
+
+    it('fails loudly when the build is asked for (FAST_HASH_FORCE_BUILD=1, --force)', function () {
+      for (const [args, env] of [[[], { FAST_HASH_FORCE_BUILD: '1' }], [['--force'], {}]]) {
+        const { status, out } = build(dir, args, env);
+        assert.notStrictEqual(status, 0, `${args} ${JSON.stringify(env)}: ${out}`);
+        assert.match(out, /error: #error planted by build\.test\.js/);
+        assert.match(out, /gyp ERR! not ok/);
+      }
+    });
+  });
+
+  it("fails loudly in the package's own checkout (npm ci in a clone)", function () {
+    const dir = copy(path.join(tmp, 'checkout'), true);
+    const { status, out } = build(dir);
+    assert.notStrictEqual(status, 0, out);
+    assert.match(out, /error: #error planted by build\.test\.js/);
+  });
+
+  it('says so in one line when it compiled', function () {
+    const dir = copy(path.join(tmp, 'ok', 'node_modules', 'fast-hash'), false);
+    const { status, out } = build(dir);
+    assert.strictEqual(status, 0, out);
+    assert.strictEqual(out, `fast-hash: compiled ${path.join('build', 'Release', 'fast_hash.node')} ` +
+      `(log: ${path.join(dir, 'fast-hash-build.log')})\n`);
+  });
+});
+
+// As a user meets it: the packed tarball, with no binary in it, installed
+// by npm with a PATH that has node, npm and sh and nothing else (no compiler,
+// make or Python), as on Alpine or a bare Windows or macOS.
+describe('npm install without a binary or build tools', function () {
+  this.timeout(300000);
+  let tmp;
+  let tarball;
+  let env;
+  before(function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-no-tools-'));
+    const src = copy(path.join(tmp, 'src'), false);
+    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp],
+      { cwd: src, encoding: 'utf8' });
+    assert.strictEqual(packed.status, 0, packed.stderr);
+    const [info] = JSON.parse(packed.stdout);
+    assert.ok(!info.files.some((f) => f.path.endsWith('.node')), 'the tarball holds a binary');
+    tarball = path.join(tmp, info.filename);
+    const bin = path.join(tmp, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    fs.symlinkSync(fs.realpathSync(whichSync('npm')), path.join(bin, 'npm'));
+    fs.symlinkSync(whichSync('sh'), path.join(bin, 'sh'));
+    env = { PATH: bin, HOME: os.homedir(), npm_config_cache: npmCache(), npm_config_update_notifier: 'false' };
+  });
+  after(function () {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  // npm install of the tarball into a new project; the install step's output
+  // is shown (--foreground-scripts).
+  function install(name, extraEnv = {}) {
+    const dir = path.join(tmp, name);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "consumer", "private": true }\n');
+    const res = spawnSync(path.join(env.PATH, 'npm'), ['install', '--no-audit', '--no-fund', '--foreground-scripts',
+      tarball], { cwd: dir, encoding: 'utf8', env: { ...env, ...extraEnv } });
+    return { dir, status: res.status, out: `${res.stdout}${res.stderr}` };
+  }
+
+  it('exits 0, prints the notice once, and the JavaScript implementation gives node:crypto\'s results', function () {
+    const { dir, status, out } = install('plain');
+    assert.strictEqual(status, 0, out);
+    const notices = out.split('\n').filter((line) => line.startsWith('fast-hash: '));
+    assert.strictEqual(notices.length, 1, out);
+    assert.match(notices[0], NOTICE);
+    assert.doesNotMatch(out, /gyp ERR!/);
+    const src = `const f = require('fast-hash'); const c = require('crypto');
+      const same = ['sha256', 'sha512', 'sha3-256', 'md5'].every((a) =>
+        f.hash(a, 'abc') === c.createHash(a).update('abc').digest('hex') &&
+        f.hmac(a, 'key', 'abc') === c.createHmac(a, 'key').update('abc').digest('hex'));
+      console.log(f.implementation, same);`;
+    const res = spawnSync(process.execPath, ['-e', src], { cwd: dir, encoding: 'utf8', env });
+    assert.strictEqual(res.stdout.trim(), 'js true', res.stderr);
+  });
+
+  it('fails when the build is asked for (FAST_HASH_FORCE_BUILD=1)', function () {
+    const { dir, status, out } = install('forced', { FAST_HASH_FORCE_BUILD: '1' });
+    assert.notStrictEqual(status, 0, out);
+    assert.match(out, /gyp ERR!/);
+    assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'fast-hash')), 'npm kept a failed install');
+  });
+});
+
+// The first `name` on this process's PATH.
+function whichSync(name) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(`${name} is not on PATH`);
+}
+
+// npm's cache for this user, so the new projects install node-gyp-build from it.
+function npmCache() {
+  const res = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' });
+  return res.stdout.trim();
+}
