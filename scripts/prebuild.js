@@ -18,7 +18,12 @@
 // stripped, then checked: the ELF machine, no symbol table, libc.so.6 the
 // only library needed, and no glibc symbol version above GLIBC_FLOOR.
 // Everything else in prebuilds/ is removed first: only binaries that
-// scripts/test-prebuilds.js tests are ever packed.
+// scripts/test-prebuilds.js tests are ever packed. Without the tools for
+// every target, it stops with one line naming the packages to install.
+//
+//   npm run prebuild                          every target
+//   FAST_HASH_PREBUILDS=host npm pack         this machine's binary only
+//   FAST_HASH_PREBUILDS=linux-arm64 ...       the targets named
 const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -39,6 +44,23 @@ const TARGETS = [
   { platform: 'linux', arch: 'x64', libc: 'glibc', triple: 'x86_64-linux-gnu', machine: 'Advanced Micro Devices X86-64' },
   { platform: 'linux', arch: 'arm64', libc: 'glibc', triple: 'aarch64-linux-gnu', machine: 'AArch64' },
 ];
+
+// The targets a run builds: every one, or those FAST_HASH_PREBUILDS names
+// (comma-separated <platform>-<arch>, or `host` for this machine's own),
+// for a tarball that only this machine's tools can make and test (the
+// package test in `npm test`). Throws on a name that is no target.
+function selectedTargets(env = process.env) {
+  const wanted = (env.FAST_HASH_PREBUILDS || '').split(',').map((w) => w.trim()).filter(Boolean);
+  if (!wanted.length) return TARGETS;
+  const host = `${process.platform}-${os.arch()}`;
+  const names = wanted.map((w) => (w === 'host' ? host : w));
+  const unknown = names.filter((n) => !TARGETS.some((t) => `${t.platform}-${t.arch}` === n));
+  if (unknown.length) {
+    throw new Error(`FAST_HASH_PREBUILDS names ${unknown.join(', ')}; the targets are ` +
+      `${TARGETS.map((t) => `${t.platform}-${t.arch}`).join(', ')}`);
+  }
+  return TARGETS.filter((t) => names.includes(`${t.platform}-${t.arch}`));
+}
 
 // Where a target's binary goes, relative to the package root.
 function prebuildPath(target) {
@@ -179,15 +201,17 @@ function main() {
       'To compile the addon for this machine: npm run build (or npx node-gyp rebuild).');
     return 1;
   }
-  const missing = missingTools();
+  const targets = selectedTargets();
+  const missing = missingTools(targets);
   if (missing.length) {
-    console.error(`prebuild: missing tools; on Debian: apt-get install -y ${missing.join(' ')}`);
+    console.error(`prebuild: missing tools; on Debian: apt-get install -y ${missing.join(' ')} ` +
+      '(or node scripts/test-prebuilds.js --install-tools; FAST_HASH_PREBUILDS=host packs only this machine\'s binary)');
     return 1;
   }
   fs.rmSync(path.join(root, 'prebuilds'), { recursive: true, force: true });
-  for (const target of TARGETS) buildTarget(target, root);
+  for (const target of targets) buildTarget(target, root);
   return 0;
 }
 
 if (require.main === module) process.exitCode = main();
-module.exports = { TARGETS, GLIBC_FLOOR, prebuildPath, tool, missingTools, glibcFloor, checkBinary };
+module.exports = { TARGETS, GLIBC_FLOOR, selectedTargets, prebuildPath, tool, missingTools, glibcFloor, checkBinary };
