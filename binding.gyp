@@ -37,11 +37,6 @@
         "-Wextra",
         "-fvisibility=hidden"
       ],
-      # Every OpenSSL symbol is bound when the addon is loaded: in a runtime
-      # without Node's OpenSSL (Bun, Deno, Electron) dlopen then fails with an
-      # error JavaScript can catch, instead of the dynamic loader ending the
-      # process at the first call.
-      "ldflags": ["-Wl,-z,now"],
       "xcode_settings": {
         "GCC_C_LANGUAGE_STANDARD": "c99",
         "WARNING_CFLAGS": ["-Wall", "-Wextra"]
@@ -55,6 +50,14 @@
             "-g"
           ],
           "ldflags": ["-fsanitize=address,undefined"]
+        }],
+        # Every OpenSSL symbol is bound when the addon is loaded: in a
+        # runtime without Node's OpenSSL (Bun, Deno, Electron) dlopen then
+        # fails with an error JavaScript can catch, instead of the dynamic
+        # loader ending the process at the first call. -z now is a GNU and
+        # BSD linker flag; Apple's ld and MSVC's link have other ways.
+        ["OS!='mac' and OS!='win'", {
+          "ldflags": ["-Wl,-z,now"]
         }],
         ["OS=='mac'", {
           "xcode_settings": {
