@@ -27,11 +27,18 @@ typedef struct {
   int ok;
   unsigned long ossl_error;
   fh_fs_error fs;
+  /* A file job runs as a chain of pool jobs, one slice each (file.c): the
+   * open file and its EVP context live here between them. */
+  fh_file file;
+  EVP_MD_CTX *file_evp;
+  int file_state;         /* 0 before the first slice, then fh_file_slice's */
   napi_deferred deferred;
   napi_async_work work;
 } fh_job;
 
 static void free_job(fh_job *job) {
+  if (job->file_state == FH_FILE_MORE) fh_file_close(&job->file);
+  EVP_MD_CTX_free(job->file_evp);
   if (job->key != NULL) fh_wipe(job->key, job->keylen);
   if (job->out != NULL) fh_wipe(job->out, job->outlen);
   free(job->data);
@@ -42,6 +49,30 @@ static void free_job(fh_job *job) {
   free(job);
 }
 
+/* On a thread-pool thread: the next slice of a file job (opening the file
+ * first), finishing and closing it at the end. */
+static int file_slice(fh_job *job) {
+  fh_file *f = &job->file;
+
+  if (job->file_state == 0) {
+    if (job->alg.kind == FH_KIND_EVP &&
+        (job->file_evp = EVP_MD_CTX_new()) == NULL)
+      return 0;
+    if (!fh_file_open(f, &job->alg, job->file_evp, job->path)) {
+      job->fs = f->err;
+      return 0;
+    }
+  }
+  job->file_state = fh_file_slice(f);
+  if (job->file_state == FH_FILE_MORE) return 1;
+  job->fs = f->err;
+  if (job->file_state == FH_FILE_END &&
+      !fh_stream_final(&f->s, job->out, job->outlen))
+    job->file_state = FH_FILE_FAILED;
+  fh_file_close(f);
+  return job->file_state == FH_FILE_END;
+}
+
 /* On a thread-pool thread: no JS, no environment state. */
 static void execute(napi_env env, void *data) {
   fh_job *job = data;
@@ -49,6 +80,12 @@ static void execute(napi_env env, void *data) {
   fh_hmac_work w;
 
   (void)env;
+  if (job->kind == FH_JOB_FILE) {
+    job->ok = file_slice(job);
+    if (!job->ok) job->ossl_error = ERR_get_error();
+    ERR_clear_error();
+    return;
+  }
   if (job->alg.kind == FH_KIND_EVP && (evp = EVP_MD_CTX_new()) == NULL) {
     job->ossl_error = ERR_get_error();
     ERR_clear_error();
@@ -65,9 +102,7 @@ static void execute(napi_env env, void *data) {
       if (job->ok) memcpy(job->out, FH_HMAC_MAC(&w, &job->alg), job->outlen);
       fh_hmac_wipe(&job->alg, &w);
       break;
-    case FH_JOB_FILE:
-      job->ok = fh_file_digest(&job->alg, evp, job->path, job->out,
-                               job->outlen, &job->fs);
+    default:
       break;
   }
   /* This thread's error queue is not node:crypto's, but leave it clean. */
@@ -95,12 +130,38 @@ static napi_value job_error(napi_env env, fh_job *job) {
   return error;
 }
 
+static int queue(napi_env env, fh_job *job);
+
+/* Back on the JS thread after a file job's slice, with more to read: queues
+ * the next slice, unless the environment is ending (a worker's terminate()
+ * waits for this job: another slice would make it wait for ever). Returns 1
+ * when the job goes on. */
+static int next_slice(napi_env env, fh_job *job) {
+  void *st;
+  napi_value error;
+
+  napi_delete_async_work(env, job->work);
+  job->work = NULL;
+  if (napi_get_instance_data(env, &st) != napi_ok ||
+      !fh_env_running(env, st))
+    return 0;
+  if (queue(env, job)) return 1;
+  if (napi_get_and_clear_last_exception(env, &error) == napi_ok)
+    napi_reject_deferred(env, job->deferred, error);
+  return 0;
+}
+
 /* Back on the JS thread: settle the promise and free the job. */
 static void complete(napi_env env, napi_status status, void *data) {
   fh_job *job = data;
   napi_value value = NULL;
   void *copy;
 
+  if (status == napi_ok && job->ok && job->file_state == FH_FILE_MORE) {
+    if (next_slice(env, job)) return;
+    free_job(job);
+    return;
+  }
   /* Cancelled, or the environment is going away: nothing to settle. */
   if (status == napi_ok) {
     if (!job->ok) {
@@ -180,23 +241,37 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
   return job;
 }
 
-/* Queues the job and returns its promise; frees it on failure. */
-static napi_value start(napi_env env, fh_job *job) {
-  napi_value promise, name;
+/* Queues the job (or its next slice) on the thread pool. Returns 1, or 0
+ * with an exception pending and job->work NULL. */
+static int queue(napi_env env, fh_job *job) {
+  napi_value name;
 
-  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
-      napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
+  if (napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
           napi_ok ||
       napi_create_async_work(env, NULL, name, execute, complete, job,
                              &job->work) != napi_ok) {
+    job->work = NULL;
+    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
+    return 0;
+  }
+  if (napi_queue_async_work(env, job->work) == napi_ok) return 1;
+  napi_delete_async_work(env, job->work);
+  job->work = NULL;
+  fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot queue the job");
+  return 0;
+}
+
+/* Queues the job and returns its promise; frees it on failure. */
+static napi_value start(napi_env env, fh_job *job) {
+  napi_value promise;
+
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
     free_job(job);
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
     return NULL;
   }
-  if (napi_queue_async_work(env, job->work) != napi_ok) {
-    napi_delete_async_work(env, job->work);
+  if (!queue(env, job)) {
     free_job(job);
-    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot queue the job");
     return NULL;
   }
   return promise;

@@ -135,7 +135,15 @@ typedef struct {
   int evp_only;      /* force_evp or fips: no low-level path */
   uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
   struct fh_hashers *hashers; /* hasher.c: this environment's hasher states */
+  napi_ref probe;    /* module.c: an empty JS function, made on first use */
 } fh_state;
+
+/* (module.c) Whether this environment still runs JavaScript, asked by
+ * calling an empty JS function, which V8 refuses at its entry once a
+ * worker's terminate() or the environment's end has begun. Long work on
+ * the JS thread, and a thread-pool job about to queue its next slice, ask
+ * it to learn when to stop. May leave an exception pending. */
+int fh_env_running(napi_env env, fh_state *st);
 
 fh_state *fh_state_new(void);
 void fh_state_free(fh_state *st);
@@ -382,24 +390,50 @@ typedef struct {
  * hashing. */
 #define FH_FILE_CHUNK (1u << 20)
 
-/* Digests the file at `path` (EVP kinds in `evp`). Returns 1; or 0 with
- * err->code set on a file-system failure, or with the reason on OpenSSL's
- * queue. Touches no JS: runs on any thread. */
-int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
-                   uint8_t *out, size_t outlen, fh_fs_error *err);
+/* A file being digested a slice at a time: no one call reads for long, so a
+ * file that never ends (a character device, a pipe, a growing file) holds
+ * its thread-pool thread for one slice at a time and is stopped between two
+ * (async.c, hashFileSync). Touches no JS: runs on any thread. */
+typedef struct {
+  int fd;             /* a uv_file; -1 once closed */
+  fh_stream s;
+  uint8_t *chunk;     /* FH_FILE_CHUNK bytes */
+  int64_t done;       /* bytes read so far */
+  fh_fs_error err;    /* set on a file-system failure */
+} fh_file;
+
+/* A slice ends after about this long (checked per chunk), plus what the
+ * reader thread had read ahead: short next to the time a process exit or a
+ * worker's terminate() may wait, long next to re-queueing a pool job. */
+#define FH_FILE_SLICE_NS ((uint64_t)20 * 1000 * 1000)
+
+enum { FH_FILE_FAILED = 0, FH_FILE_END = 1, FH_FILE_MORE = 2 };
+
+/* Opens the file at `path` for a digest of alg (EVP kinds in `evp`, which
+ * must outlive f). Returns 1; or 0, with nothing to close, and f->err set on
+ * a file-system failure or the reason on OpenSSL's queue. */
+int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
+                 const char *path);
+/* Hashes the next slice: FH_FILE_MORE, FH_FILE_END at the end of the file,
+ * or FH_FILE_FAILED (f->err set, or the reason on OpenSSL's queue). */
+int fh_file_slice(fh_file *f);
+/* Wipes the state, frees the chunk and closes the file. */
+void fh_file_close(fh_file *f);
 
 /* One read of up to len bytes from fd (a uv_file) at its current position,
  * retried when interrupted: the byte count, 0 at the end, or a negative
  * libuv error. */
 int64_t fh_file_read(int fd, uint8_t *buf, size_t len);
 
-/* (file_reader.c) Hashes the rest of the file fd into s, its first chunk
- * (FH_FILE_CHUNK bytes, not yet hashed) in `first`: a reader thread reads
- * ahead while this thread hashes, and is joined before the return. Returns
- * 1 at the end of the file (s not finished), 0 with err->code set on a read
- * failure or with the reason on OpenSSL's queue, or -1 with nothing read or
- * hashed when the thread cannot start (the caller reads on itself). */
-int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first,
+/* (file_reader.c) Hashes the rest of a slice of the file fd into s, its
+ * first chunk (FH_FILE_CHUNK bytes, not yet hashed) in `first`: a reader
+ * thread reads ahead while this thread hashes until the end of the file or
+ * uv_hrtime() passes `until`; the thread is joined and what it read is
+ * hashed before the return. Returns FH_FILE_MORE, FH_FILE_END, or
+ * FH_FILE_FAILED with err->code set on a read failure or with the reason on
+ * OpenSSL's queue; or -1 with nothing read or hashed when the thread cannot
+ * start (the caller reads on itself). */
+int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first, uint64_t until,
                       fh_fs_error *err);
 
 /* The Node-style error for a file-system failure: code, errno, syscall and

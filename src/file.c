@@ -52,61 +52,70 @@ static int worth_reading_ahead(uv_file fd, int64_t done) {
   return !regular_and_short;
 }
 
-/* Hashes the open file fd into s up to its end. Reads stay on this thread
- * while they come short (small files, pipes: no thread to start and join);
- * the first full chunk means the file may go on, and unless it ends soon
- * the rest is read on a reader thread while this one hashes
- * (fh_file_hash_rest), or here if that thread cannot start. */
-static int hash_fd(fh_stream *s, uv_file fd, uint8_t *chunk, fh_fs_error *err) {
-  int64_t n, done = 0;
-  int rest, tried = 0;
+/* Hashes one full chunk already in f->chunk and the rest of the slice on a
+ * reader thread, unless the file ends soon (FH_FILE_MIN_AHEAD) or the thread
+ * cannot start: then -1, with the chunk not yet hashed. */
+static int read_ahead(fh_file *f, uint64_t until) {
+  if (!worth_reading_ahead(f->fd, f->done)) return -1;
+  return fh_file_hash_rest(&f->s, f->fd, f->chunk, until, &f->err);
+}
+
+/* Reads stay on this thread while they come short (small files, pipes: no
+ * thread to start and join); the first full chunk of a slice means the file
+ * may go on, and the rest of the slice is read ahead (read_ahead). */
+int fh_file_slice(fh_file *f) {
+  uint64_t until = uv_hrtime() + FH_FILE_SLICE_NS;
+  int64_t n;
+  int rest;
 
   for (;;) {
-    n = fh_file_read(fd, chunk, FH_FILE_CHUNK);
+    n = fh_file_read(f->fd, f->chunk, FH_FILE_CHUNK);
     if (n <= 0) break;
-    done += n;
-    if (n == FH_FILE_CHUNK && !tried++ && worth_reading_ahead(fd, done) &&
-        (rest = fh_file_hash_rest(s, fd, chunk, err)) >= 0)
-      return rest;
-    if (!fh_stream_update(s, chunk, (size_t)n)) return 0;
+    f->done += n;
+    if (n == FH_FILE_CHUNK && (rest = read_ahead(f, until)) >= 0) return rest;
+    if (!fh_stream_update(&f->s, f->chunk, (size_t)n)) return FH_FILE_FAILED;
+    if (uv_hrtime() >= until) return FH_FILE_MORE;
   }
-  if (n == 0) return 1;
-  err->code = (int)n;
-  err->syscall = "read";
+  if (n == 0) return FH_FILE_END;
+  f->err.code = (int)n;
+  f->err.syscall = "read";
+  return FH_FILE_FAILED;
+}
+
+int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
+                 const char *path) {
+  uv_fs_t req;
+
+  memset(f, 0, sizeof(*f));
+  f->s.alg = alg;
+  f->fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
+  uv_fs_req_cleanup(&req);
+  if (f->fd < 0) {
+    f->err.code = f->fd;
+    f->err.syscall = "open";
+    return 0;
+  }
+  if ((f->chunk = malloc(FH_FILE_CHUNK)) == NULL) {
+    f->err.code = UV_ENOMEM;
+    f->err.syscall = "read";
+  } else if (fh_stream_init(&f->s, alg, evp)) {
+    return 1;
+  }
+  fh_file_close(f);
   return 0;
 }
 
-int fh_file_digest(const fh_alg *alg, EVP_MD_CTX *evp, const char *path,
-                   uint8_t *out, size_t outlen, fh_fs_error *err) {
+void fh_file_close(fh_file *f) {
   uv_fs_t req;
-  uv_file fd;
-  fh_stream s;
-  uint8_t *chunk;
-  int ok;
 
-  err->code = 0;
-  err->syscall = NULL;
-  fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
-  uv_fs_req_cleanup(&req);
-  if (fd < 0) {
-    err->code = fd;
-    err->syscall = "open";
-    return 0;
+  fh_stream_wipe(&f->s);
+  free(f->chunk);
+  f->chunk = NULL;
+  if (f->fd >= 0) {
+    uv_fs_close(NULL, &req, f->fd, NULL);
+    uv_fs_req_cleanup(&req);
   }
-  chunk = malloc(FH_FILE_CHUNK);
-  if (chunk == NULL) {
-    err->code = UV_ENOMEM;
-    err->syscall = "read";
-    ok = 0;
-  } else {
-    ok = fh_stream_init(&s, alg, evp) && hash_fd(&s, fd, chunk, err) &&
-         fh_stream_final(&s, out, outlen);
-    fh_stream_wipe(&s);
-  }
-  free(chunk);
-  uv_fs_close(NULL, &req, fd, NULL);
-  uv_fs_req_cleanup(&req);
-  return ok;
+  f->fd = -1;
 }
 
 void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path) {
@@ -167,6 +176,35 @@ oom:
   return NULL;
 }
 
+/* Digests the file at `path` into md on this (the JS) thread, slice by
+ * slice, asking between two whether the environment still runs JS: a
+ * worker's terminate() stops the digest there. Returns 1; or 0 with an
+ * exception pending. */
+static int digest_here(napi_env env, fh_state *st, const fh_alg *alg,
+                       const char *path, uint8_t *md, size_t outlen) {
+  fh_file f;
+  int r = FH_FILE_FAILED;
+
+  if (fh_file_open(&f, alg, st->ctx, path)) {
+    while ((r = fh_file_slice(&f)) == FH_FILE_MORE && fh_env_running(env, st))
+      continue;
+    if (r == FH_FILE_END && !fh_stream_final(&f.s, md, outlen))
+      r = FH_FILE_FAILED;
+    fh_file_close(&f);
+  }
+  if (r == FH_FILE_END) return 1;
+  if (r == FH_FILE_MORE) {
+    fh_throw(env, FH_ERROR, "ERR_CRYPTO_OPERATION_FAILED",
+             "The digest of '%s' was stopped: the environment is ending", path);
+  } else if (f.err.code != 0) {
+    ERR_clear_error();
+    fh_throw_fs(env, &f.err, path);
+  } else {
+    fh_throw_openssl(env, "Digest");
+  }
+  return 0;
+}
+
 /* hashFileSync(algId, encodingId, path, outputLength[, buffer]) -> string,
  * or fills buffer. */
 napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
@@ -177,7 +215,6 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
   const fh_alg *alg;
   fh_encoding enc;
   uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
-  fh_fs_error err;
   char *path;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
@@ -189,21 +226,15 @@ napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
   if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
   if ((path = fh_get_path(env, argv[2])) == NULL) return NULL;
   if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
-    free(path);
     fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
              "Failed to allocate %zu bytes for the digest", outlen);
-    return NULL;
+    goto done;
   }
-  if (fh_file_digest(alg, st->ctx, path, md, outlen, &err)) {
+  if (digest_here(env, st, alg, path, md, outlen))
     fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 4), md, outlen, enc, &result);
-  } else if (err.code != 0) {
-    ERR_clear_error();
-    fh_throw_fs(env, &err, path);
-  } else {
-    fh_throw_openssl(env, "Digest");
-  }
-  free(path);
   fh_wipe(md, outlen);
+done:
+  free(path);
   if (md != stack_md) free(md);
   return result;
 }

@@ -138,7 +138,28 @@ static void stop_reader(fh_ring *r, uv_thread_t *thread) {
   uv_thread_join(thread);
 }
 
-int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first,
+/* After stop_reader: hashes what the reader had read and the hasher had not
+ * yet taken (those bytes are gone from the file). Returns FH_FILE_MORE,
+ * FH_FILE_END when one of them is the end of the file, or FH_FILE_FAILED
+ * with err->code set on a read failure or the reason on OpenSSL's queue. */
+static int drain(fh_ring *r, fh_stream *s, fh_fs_error *err) {
+  int64_t n;
+
+  for (; r->hashed != r->filled; r->hashed++) {
+    n = r->len[r->hashed % FH_RING_SLOTS];
+    if (n == 0) return FH_FILE_END;
+    if (n < 0) {
+      err->code = (int)n;
+      err->syscall = "read";
+      return FH_FILE_FAILED;
+    }
+    if (!fh_stream_update(s, r->slot[r->hashed % FH_RING_SLOTS], (size_t)n))
+      return FH_FILE_FAILED;
+  }
+  return FH_FILE_MORE;
+}
+
+int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first, uint64_t until,
                       fh_fs_error *err) {
   fh_ring r;
   uv_thread_t thread;
@@ -152,14 +173,20 @@ int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first,
     return -1;
   }
   n = next_slot(&r, 0, &i);
-  while (n > 0 && (ok = fh_stream_update(s, r.slot[i], (size_t)n)))
+  while (n > 0 && (ok = fh_stream_update(s, r.slot[i], (size_t)n)) &&
+         uv_hrtime() < until)
     n = next_slot(&r, 1, &i);
-  if (n < 0) {
+  stop_reader(&r, &thread);
+  if (n > 0 && ok) {
+    r.hashed++; /* slot i is hashed */
+    ok = drain(&r, s, err);
+  } else if (n < 0) {
     err->code = (int)n;
     err->syscall = "read";
-    ok = 0;
+    ok = FH_FILE_FAILED;
+  } else {
+    ok = ok ? FH_FILE_END : FH_FILE_FAILED;
   }
-  stop_reader(&r, &thread);
   ring_close(&r);
   return ok;
 }
