@@ -210,6 +210,8 @@ class Hasher {
       const spec = digestOptions(options, this.#hmac ? undefined : this.#alg, this.digest);
       encoding = spec.encoding;
       if (spec.length >= 0) length = spec.length;
+      // The options' getters may have finished this hasher.
+      if (this.#finished) throw finalized(this.digest);
     }
     let handle = this.#handle;
     if (handle === undefined) {
@@ -277,8 +279,9 @@ class Hasher {
     if (this.#finished) throw finalized(this.copy);
     // As Hash#copy: without outputLength an XOF copy has the default length.
     // HMAC ignores outputLength, as createHmac does.
-    const length = this.#hmac ? checkObject(options, this.copy) ?? this.#length :
-      hasherLength(options, this.#alg, this.copy);
+    const length = this.#hmac ? this.#length : hasherLength(options, this.#alg, this.copy);
+    // The options' getters may have finished this hasher.
+    if (this.#finished) throw finalized(this.copy);
     const handle = this.#handle === undefined ? undefined : binding.hasherCopy(this.#handle, length);
     const copy = new Hasher(kConstruct, handle, this.#alg, length, this.#hmac);
     copy.#text = this.#text;
@@ -371,20 +374,11 @@ function digestOptions(options, alg, caller) {
   return { encoding, length: outputLength(alg, parsed.length, caller) };
 }
 
-// createHasher's and copy()'s options: undefined or an object. Returns
-// undefined.
-function checkObject(options, caller) {
-  if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw invalidArgType('options', 'of type object', options, caller);
-  }
-  return undefined;
-}
-
 // The output length createHasher(alg, options) and copy(options) give:
-// options.outputLength, else the digest's default.
+// options.outputLength, else the digest's default. As createHash reads its
+// options, anything but an object (null, a string, a number) is none.
 function hasherLength(options, alg, caller) {
-  checkObject(options, caller);
-  if (options === undefined) return alg.size;
+  if (options === null || typeof options !== 'object') return alg.size;
   const requested = guarded(options, 'options', 'of type object', caller, (o) => o.outputLength);
   if (requested === undefined) return alg.size;
   return outputLength(alg, parseOptions({ outputLength: requested }, true, caller).length, caller);
