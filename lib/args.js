@@ -55,6 +55,19 @@ function fromBuffer(out, encoding) {
 const ENCODING_NAMES = [];
 for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
 
+// ---- outputs ---------------------------------------------------------------------
+// A Buffer of n bytes for a digest to fill. V8's own "Array buffer
+// allocation failed" has no code: it gets the one the addon's allocation
+// failures have.
+function allocOutput(n) {
+  try {
+    return Buffer.allocUnsafe(n);
+  } catch (err) {
+    if (err === null || typeof err !== 'object' || err.code !== undefined) throw err;
+    throw makeError(RangeError, 'ERR_MEMORY_ALLOCATION_FAILED', `Failed to allocate ${n} bytes for the digest`);
+  }
+}
+
 // ---- MACs out -------------------------------------------------------------------
 // A MAC is a secret: the Buffer returned is its own (never a slice of the
 // shared pool, where any pooled Buffer's .buffer reaches it), and the bytes
@@ -379,6 +392,7 @@ module.exports = {
   fromBuffer,
   fromSecret,
   macScratch,
+  allocOutput,
   takeMac,
   lookupAlgorithm,
   lookupHmacAlgorithm,

@@ -10,7 +10,7 @@ const binding = require('./binding');
 const { Buffer } = require('buffer');
 const {
   ENC_BUFFER, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
-  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac,
+  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac, allocOutput,
 } = require('./args');
 const { makeError, invalidArgType, invalidArgValue } = require('./errors');
 
@@ -234,11 +234,19 @@ class Hasher {
     this.#finished = true;
     if (this.#cell !== undefined) this.#cell.handle = undefined;
     let result;
-    if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-      result = binding.hasherDigest(handle, encoding, stage, used);
-    } else {
-      result = this.#hmac ? this.#mac(handle, encoding, stage, used, length) :
-        this.#bytes(handle, encoding, stage, used, length);
+    try {
+      if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
+        result = binding.hasherDigest(handle, encoding, stage, used);
+      } else {
+        result = this.#hmac ? this.#mac(handle, encoding, stage, used, length) :
+          this.#bytes(handle, encoding, stage, used, length);
+      }
+    } catch (err) {
+      // hasherDigest frees the state whatever fails; a failure before it
+      // (the output's allocation) must free it too. A freed handle names
+      // nothing, so this is a no-op after hasherDigest.
+      binding.hasherFree(handle);
+      throw err;
     }
     this.#spare();
     return result;
@@ -247,7 +255,7 @@ class Hasher {
   // A digest as `encoding` asks, through a Buffer.
   #bytes(handle, encoding, stage, used, length) {
     if (!FILLS_OUTPUT) return fromBuffer(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
-    const out = allocUnsafe(length);
+    const out = allocOutput(length);
     binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
     return fromBuffer(out, encoding);
   }
@@ -307,7 +315,7 @@ function textShot(id, text, length, encoding) {
     return binding.hash(id, encoding, text, length);
   }
   if (!FILLS_OUTPUT) return fromBuffer(binding.hash(id, ENC_BUFFER, text, length), encoding);
-  const out = allocUnsafe(length);
+  const out = allocOutput(length);
   binding.hash(id, ENC_BUFFER, text, length, out);
   return fromBuffer(out, encoding);
 }
@@ -319,7 +327,7 @@ function oneShot(id, stage, n, length, encoding) {
     return binding.hashPrefix(id, encoding, stage, n, length);
   }
   if (!FILLS_OUTPUT) return fromBuffer(binding.hashPrefix(id, ENC_BUFFER, stage, n, length), encoding);
-  const out = allocUnsafe(length);
+  const out = allocOutput(length);
   binding.hashPrefix(id, ENC_BUFFER, stage, n, length, out);
   return fromBuffer(out, encoding);
 }

@@ -11,7 +11,7 @@ const binding = require('./binding');
 const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
-  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac,
+  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac, allocOutput,
   macEncodingId, macValue,
   guarded, wholeView, arrayLength,
 } = require('./args');
@@ -68,7 +68,7 @@ let lastEncoding = ENC_HEX;
 // costs less than one made in C), else the binding's own.
 function bytes(fn, algId, a, b, length) {
   if (!FILLS_OUTPUT) return fn(algId, ENC_BUFFER, a, b);
-  const out = Buffer.allocUnsafe(length);
+  const out = allocOutput(length);
   fn(algId, ENC_BUFFER, a, b, out);
   return out;
 }
@@ -252,7 +252,7 @@ function hashMany(algorithm, inputs, options) {
     return results;
   }
   // One Buffer for all the digests, filled by the binding, then cut.
-  const out = Buffer.allocUnsafe(n * length);
+  const out = allocOutput(n * length);
   for (let start = 0; start < n; start += MANY_CHUNK) {
     const count = Math.min(MANY_CHUNK, n - start);
     callMany(alg.id, ENC_BUFFER, length, out.subarray(start * length, (start + count) * length), values, start,

@@ -190,7 +190,8 @@ static napi_value digest_result(napi_env env, int ok, napi_value into,
 
 /* hasherDigest(token, encodingId, tail, n[, buffer]) -> string, or fills
  * buffer: the digest of everything absorbed and then tail's first n bytes.
- * Once the state is finished it is wiped and freed, whatever else fails. */
+ * The shim has marked the hasher finished: its state is wiped and freed
+ * whatever fails. */
 napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   size_t argc = 5, length;
   napi_value argv[5], into;
@@ -203,11 +204,13 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   into = FH_OPTIONAL_ARG(argc, argv, 4);
-  if ((h = get_hasher(env, self, argv[0], &token)) == NULL ||
-      !fh_get_encoding(env, argv[1], &enc) ||
+  if ((h = get_hasher(env, self, argv[0], &token)) == NULL) return NULL;
+  if (!fh_get_encoding(env, argv[1], &enc) ||
       (out = digest_target(env, h, into, enc, stack)) == NULL ||
-      !absorb_tail(env, h, argv[2], argv[3]))
+      !absorb_tail(env, h, argv[2], argv[3])) {
+    fh_hasher_release(env, self, token);
     return NULL;
+  }
   ok = hasher_final(h, out);
   length = h->length;
   fh_hasher_release(env, self, token);

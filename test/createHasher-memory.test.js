@@ -162,21 +162,52 @@ function defineTests() {
         }
       });
 
-      it('lengths it is given are checked against the bytes there are; a refused digest leaves the hasher alive', function () {
+      it('lengths it is given are checked against the bytes there are', function () {
         const h = binding.hasherNew(sha256(), 32);
         throwsWith(() => binding.hasherUpdate(h, Buffer.alloc(4), 5), RangeError, 'ERR_OUT_OF_RANGE');
         throwsWith(() => binding.hasherUpdate(h, Buffer.alloc(4), -1), RangeError, 'ERR_OUT_OF_RANGE');
-        throwsWith(() => binding.hasherDigest(h, 0, Buffer.alloc(4), 9), RangeError, 'ERR_OUT_OF_RANGE');
-        throwsWith(() => binding.hasherDigest(h, 255, Buffer.alloc(4), 0, Buffer.alloc(31)), RangeError, 'ERR_OUT_OF_RANGE');
-        throwsWith(() => binding.hasherDigest(h, 99, Buffer.alloc(4), 0), RangeError, 'ERR_OUT_OF_RANGE');
         throwsWith(() => binding.hashPrefix(sha256(), binding.encodings.hex, Buffer.alloc(4), 5, 32), RangeError, 'ERR_OUT_OF_RANGE');
         binding.hasherUpdate(h, Buffer.from('abcd'), 3);
         assert.strictEqual(binding.hasherDigest(h, 0, Buffer.from('dxyz'), 1), crypto.createHash('sha256').update('abcd').digest('hex'));
-        const x = binding.hasherNew(binding.resolve('shake256').id, 65);
-        throwsWith(() => binding.hasherDigest(x, 0, new Uint8Array(0), 0), RangeError, 'ERR_OUT_OF_RANGE');
         const out = Buffer.alloc(65);
-        binding.hasherDigest(x, 255, new Uint8Array(0), 0, out);
+        binding.hasherDigest(binding.hasherNew(binding.resolve('shake256').id, 65), 255, new Uint8Array(0), 0, out);
         assert.deepStrictEqual(out, crypto.createHash('shake256', { outputLength: 65 }).digest());
+      });
+
+      // The shim marks a hasher finished before it calls hasherDigest: a
+      // digest the binding refuses frees the state all the same.
+      it('a refused digest frees the state: the handle names nothing after it', function () {
+        const shake = binding.resolve('shake256').id;
+        const refusals = [
+          [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 0, Buffer.alloc(4), 9)],
+          [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 255, Buffer.alloc(4), 0, Buffer.alloc(31))],
+          [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 99, Buffer.alloc(4), 0)],
+          [() => binding.hasherNew(shake, 65), (h) => binding.hasherDigest(h, 0, new Uint8Array(0), 0)],
+        ];
+        const before = binding.hasherStoreStats().live;
+        for (const [make, refuse] of refusals) {
+          const h = make();
+          throwsWith(() => refuse(h), RangeError, 'ERR_OUT_OF_RANGE');
+          throwsWith(() => binding.hasherUpdate(h, 'x'), Error, 'ERR_CRYPTO_HASH_FINALIZED');
+        }
+        assert.strictEqual(binding.hasherStoreStats().live, before);
+      });
+
+      // digest() whose output cannot be allocated (a 4 GiB SHAKE output in a
+      // process limited to 4 GB of address space): a coded error, and the
+      // state freed. In a child, under `ulimit -v`.
+      (process.platform === 'linux' ? it : it.skip)('a digest() whose output cannot be allocated throws ERR_MEMORY_ALLOCATION_FAILED and frees its state (child process)', function () {
+        const src = `const f = require(${JSON.stringify(ROOT)}); const b = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding'))});
+          const codes = [];
+          for (let i = 0; i < 3; i++) {
+            try { f.createHasher('shake256').update(Buffer.alloc(300)).digest({ outputLength: 2 ** 32 - 1 }); } catch (e) { codes.push(e.code); }
+          }
+          try { f.hash('shake256', 'x', { outputLength: 2 ** 32 - 1, outputEncoding: 'buffer' }); } catch (e) { codes.push(e.code); }
+          console.log(JSON.stringify({ codes, live: b.hasherStoreStats().live }));`;
+        const res = spawnSync('sh', ['-c', 'ulimit -v 4000000 && exec "$0" -e "$1"', process.execPath, src],
+          { encoding: 'utf8', timeout: 60000 });
+        assert.strictEqual(res.status, 0, res.stderr);
+        assert.deepStrictEqual(JSON.parse(res.stdout), { codes: Array(4).fill('ERR_MEMORY_ALLOCATION_FAILED'), live: 0 });
       });
 
       it('an HMAC hasher made from a destroyed or foreign key is refused', function () {
