@@ -154,10 +154,11 @@ export interface HmacKey {
   digest(data: BinaryLike, options: HmacOptions & { outputEncoding?: TextEncoding | undefined }): string;
   /** Same result as `verifyHmac(algorithm, key, data, mac, macEncoding)`. */
   verify(data: BinaryLike, mac: MacInput, macEncoding?: TextEncoding): boolean;
-  /** Wipes the keyed states now; later `digest`/`verify` calls throw
-   * `ERR_INVALID_STATE`. Calling it again does nothing. */
+  /** Wipes the keyed states now (or, while a hasher made from the key still
+   * uses them, once it finishes); later `digest`/`verify`/`createHasher`
+   * calls throw `ERR_INVALID_STATE`. Calling it again does nothing. */
   destroy(): void;
-  /** A streaming HMAC: a `Hasher` started from copies of the keyed states
+  /** A streaming HMAC: a `Hasher` started from the keyed states
    * (no key work per message), whose `digest()` is the HMAC of everything
    * updated; it lives on if the key is destroyed later. */
   createHasher(): Hasher;

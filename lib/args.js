@@ -104,6 +104,16 @@ function fromSecret(out, encoding) {
   return text;
 }
 
+// The MAC of data with the HmacKey binding handle `handle` (size: the
+// MAC's bytes) as `encoding` asks, kept as a secret.
+function keyMac(handle, size, data, encoding) {
+  if (isNativeText(encoding)) return binding.hmacKeyDigest(handle, encoding, data);
+  if (!binding.fillsOutput) return fromSecret(binding.hmacKeyDigest(handle, ENC_BUFFER, data), encoding);
+  const scratch = macScratch(size);
+  binding.hmacKeyDigest(handle, ENC_BUFFER, data, scratch);
+  return takeMac(scratch, encoding);
+}
+
 // ---- algorithms -------------------------------------------------------------
 // name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
 // are cached, and the cache is bounded, so junk names cannot grow it.
@@ -393,6 +403,7 @@ module.exports = {
   fromSecret,
   macScratch,
   allocOutput,
+  keyMac,
   takeMac,
   lookupAlgorithm,
   lookupHmacAlgorithm,

@@ -10,7 +10,7 @@ const binding = require('./binding');
 const { Buffer } = require('buffer');
 const {
   ENC_BUFFER, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
-  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac, allocOutput,
+  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac, allocOutput, keyMac,
 } = require('./args');
 const { makeError, invalidArgType, invalidArgValue } = require('./errors');
 
@@ -68,6 +68,16 @@ function note(hasher) {
 // stage, digest() is one one-shot hash() of it. The copy is taken at
 // update(), so changing a part afterwards changes nothing, as with Hash.
 // (Stages come out of Buffer's pool: no native allocation per hasher.)
+//
+// An HMAC hasher stages the same way, and makes no native state while
+// everything fits the stage: digest() is then one HmacKey digest of the
+// staged bytes. A native state is freed only after a collection and a turn
+// of the event loop (the registry above), so this is what lets garbage
+// collection alone reclaim short HMAC hashers dropped in code that never
+// yields. Until it has a state of its own, the hasher holds a lease on its
+// key (index.js), which destroy() waits for. An HMAC stage is the hasher's
+// own memory, not Buffer's pool (where any pooled Buffer's .buffer reaches
+// it), and is wiped once its bytes are absorbed.
 const STAGE = 256;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name);
@@ -76,11 +86,13 @@ const byteLengthOf = intrinsic('byteLength').get;
 const setBytes = intrinsic('set').value;
 const ReflectApply = Reflect.apply;
 const allocUnsafe = Buffer.allocUnsafe;
+const allocUnsafeSlow = Buffer.allocUnsafeSlow;
 const EMPTY = new Uint8Array(0);
 // The stage of the last hasher finished, for the next to take: a loop of
 // hashers allocates none. (One, not a list: a list's push and pop cost a
-// visible part of a short digest.)
+// visible part of a short digest.) HMAC hashers have theirs, wiped.
 let spare;
+let macSpare;
 
 // An incremental digest (createHasher) or streaming HMAC
 // (hmacKey.createHasher()). Usable on the thread that created it.
@@ -89,6 +101,7 @@ class Hasher {
   #alg;        // resolve()'s entry, or for HMAC { name, size, xof: false }
   #length;     // output bytes
   #hmac;
+  #lease;      // an HMAC hasher's on its key, while it has no native state
   #finished = false;
   #cell;       // the registry's held value, once registered
   #stage;      // staged bytes: #stage[0, #used)
@@ -96,7 +109,7 @@ class Hasher {
   #text;       // a first UTF-8 string part, kept as it is (strings cannot
                // change) until the hasher has a native state
 
-  constructor(token, handle, alg, length, hmac) {
+  constructor(token, handle, alg, length, hmac, lease) {
     if (token !== kConstruct) {
       throw makeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR',
         'Illegal constructor: use createHasher()', Hasher);
@@ -105,6 +118,7 @@ class Hasher {
     this.#alg = alg;
     this.#length = length;
     this.#hmac = hmac;
+    this.#lease = lease;
     if (handle !== undefined) note(this);
   }
 
@@ -172,8 +186,13 @@ class Hasher {
   #stageBytes(data, n) {
     let stage = this.#stage;
     if (stage === undefined) {
-      stage = spare ?? allocUnsafe(STAGE);
-      spare = undefined;
+      if (this.#hmac) {
+        stage = macSpare ?? allocUnsafeSlow(STAGE);
+        macSpare = undefined;
+      } else {
+        stage = spare ?? allocUnsafe(STAGE);
+        spare = undefined;
+      }
       this.#stage = stage;
     }
     ReflectApply(setBytes, stage, [data, this.#used]);
@@ -185,7 +204,7 @@ class Hasher {
   #send(data) {
     let handle = this.#handle;
     if (handle === undefined) {
-      handle = this.#handle = binding.hasherNew(this.#alg.id, this.#length);
+      handle = this.#handle = this.#hmac ? this.#keyState() : binding.hasherNew(this.#alg.id, this.#length);
       note(this);
     }
     if (this.#text !== undefined) {
@@ -194,9 +213,33 @@ class Hasher {
     }
     if (this.#used !== 0) {
       binding.hasherUpdate(handle, this.#stage, this.#used);
+      if (this.#hmac) this.#stage.fill(0, 0, this.#used);
       this.#used = 0;
     }
     if (data !== undefined) binding.hasherUpdate(handle, data);
+  }
+
+  // An HMAC hasher's native state, made from its key's; the lease is given
+  // back once the state is made.
+  #keyState() {
+    const lease = this.#lease;
+    const handle = binding.hmacKeyHasher(lease.handle);
+    this.#lease = undefined;
+    lease.release();
+    return handle;
+  }
+
+  // The MAC of everything staged (a string, or staged bytes), made with
+  // the key; the lease is given back whatever happens.
+  #keyShot(encoding) {
+    const lease = this.#lease;
+    this.#lease = undefined;
+    try {
+      const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
+      return keyMac(lease.handle, this.#alg.size, data, encoding);
+    } finally {
+      lease.release();
+    }
   }
 
   digest(options) {
@@ -216,10 +259,13 @@ class Hasher {
     let handle = this.#handle;
     if (handle === undefined) {
       this.#finished = true;
-      const result = this.#text !== undefined ? textShot(this.#alg.id, this.#text, length, encoding) :
-        oneShot(this.#alg.id, this.#stage ?? EMPTY, this.#used, length, encoding);
-      this.#spare();
-      return result;
+      try {
+        if (this.#hmac) return this.#keyShot(encoding);
+        return this.#text !== undefined ? textShot(this.#alg.id, this.#text, length, encoding) :
+          oneShot(this.#alg.id, this.#stage ?? EMPTY, this.#used, length, encoding);
+      } finally {
+        this.#spare();
+      }
     }
     if (length !== this.#length) {
       // A length of its own for this digest (XOFs): a copy squeezes it.
@@ -268,12 +314,18 @@ class Hasher {
     return takeMac(scratch, encoding);
   }
 
-  // A finished hasher's stage is left for the next hasher.
+  // A finished hasher's stage is left for the next hasher (an HMAC one's
+  // wiped first).
   #spare() {
     const stage = this.#stage;
     if (stage === undefined) return;
     this.#stage = undefined;
-    spare = stage;
+    if (this.#hmac) {
+      stage.fill(0);
+      macSpare = stage;
+    } else {
+      spare = stage;
+    }
   }
 
   // A copy's stage: the whole of the original's (cheaper than cutting it).
@@ -291,7 +343,8 @@ class Hasher {
     // The options' getters may have finished this hasher.
     if (this.#finished) throw finalized(this.copy);
     const handle = this.#handle === undefined ? undefined : binding.hasherCopy(this.#handle, length);
-    const copy = new Hasher(kConstruct, handle, this.#alg, length, this.#hmac);
+    const lease = handle === undefined && this.#hmac ? this.#lease.retain() : undefined;
+    const copy = new Hasher(kConstruct, handle, this.#alg, length, this.#hmac, lease);
     copy.#text = this.#text;
     if (this.#used !== 0) copy.#stageCopy(this.#stage, this.#used);
     return copy;
@@ -412,10 +465,11 @@ function createHasher(algorithm, options) {
   return new Hasher(kConstruct, undefined, alg, length, false);
 }
 
-// hmacKey.createHasher(): `handle` is the key's binding handle; `alg` its
-// { name, size, xof: false }.
-function hmacHasher(handle, alg) {
-  return new Hasher(kConstruct, binding.hmacKeyHasher(handle), alg, alg.size, true);
+// hmacKey.createHasher(): `lease` is the key's, taken for this hasher
+// ({ handle, retain(), release() }, index.js); `alg` its { name, size,
+// xof: false }.
+function hmacHasher(lease, alg) {
+  return new Hasher(kConstruct, undefined, alg, alg.size, true, lease);
 }
 
 module.exports = { createHasher, hmacHasher, Hasher };

@@ -11,7 +11,7 @@ const binding = require('./binding');
 const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
-  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac, allocOutput,
+  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac, allocOutput, keyMac,
   macEncodingId, macValue,
   guarded, wholeView, arrayLength,
 } = require('./args');
@@ -139,6 +139,13 @@ class HmacKey {
   #algorithm;
   #size;
   #destroyed = false;
+  // Hashers made from this key that have no state of their own yet (see
+  // hasher.js): each holds the lease, and destroy() wipes the states once
+  // none does. A hasher dropped unfinished keeps its lease: the states are
+  // then wiped when the key and its hashers are collected, as a hasher's
+  // own copy of them would be.
+  #leased = 0;
+  #lease;
 
   constructor(token, handle, alg) {
     if (token !== kConstruct) {
@@ -148,6 +155,16 @@ class HmacKey {
     this.#handle = handle;
     this.#algorithm = alg.name;
     this.#size = alg.size;
+    this.#lease = {
+      handle,
+      retain: () => {
+        this.#leased++;
+        return this.#lease;
+      },
+      release: () => {
+        if (--this.#leased === 0 && this.#destroyed) binding.hmacKeyDestroy(handle);
+      },
+    };
   }
 
   // `#handle in x` throws for primitives: a method taken off its object
@@ -168,11 +185,8 @@ class HmacKey {
     }
     const encoding = options === undefined ? ENC_HEX :
       parseOptions(options, false, this.digest).encoding;
-    if (isNativeText(encoding)) return binding.hmacKeyDigest(this.#handle, encoding, data);
-    if (!FILLS_OUTPUT) return fromSecret(binding.hmacKeyDigest(this.#handle, ENC_BUFFER, data), encoding);
-    const scratch = macScratch(this.#size);
-    binding.hmacKeyDigest(this.#handle, ENC_BUFFER, data, scratch);
-    return takeMac(scratch, encoding);
+    if (this.#destroyed) throw destroyed(this.digest);
+    return keyMac(this.#handle, this.#size, data, encoding);
   }
 
   verify(data, mac, macEncoding) {
@@ -181,24 +195,28 @@ class HmacKey {
       data = toBytes(data, 'data', this.verify);
     }
     const encoding = macEncodingId(macEncoding, this.verify);
-    return binding.hmacKeyVerify(this.#handle, comparedAs(encoding), data,
-      macValue(mac, encoding, this.verify));
+    const value = macValue(mac, encoding, this.verify);
+    if (this.#destroyed) throw destroyed(this.verify);
+    return binding.hmacKeyVerify(this.#handle, comparedAs(encoding), data, value);
   }
 
   // A streaming HMAC (a Hasher) started from the keyed states.
   createHasher() {
     if (!HmacKey.#isKey(this)) throw invalidThis('createHasher');
-    return hmacHasher(this.#handle, { name: this.#algorithm, size: this.#size, xof: false });
+    if (this.#destroyed) throw destroyed(this.createHasher);
+    return hmacHasher(this.#lease.retain(), { name: this.#algorithm, size: this.#size, xof: false });
   }
 
-  // Wipes the keyed states now rather than at garbage collection. Later
-  // digest() and verify() calls throw ERR_INVALID_STATE; destroy() again
-  // does nothing.
+  // Wipes the keyed states now rather than at garbage collection, or, while
+  // a hasher made from the key is unfinished and has no state of its own,
+  // when the last such hasher finishes. Later digest(), verify() and
+  // createHasher() calls throw ERR_INVALID_STATE; destroy() again does
+  // nothing.
   destroy() {
     if (!HmacKey.#isKey(this)) throw invalidThis('destroy');
     if (this.#destroyed) return;
-    binding.hmacKeyDestroy(this.#handle);
     this.#destroyed = true;
+    if (this.#leased === 0) binding.hmacKeyDestroy(this.#handle);
   }
 
   get [Symbol.toStringTag]() {
@@ -208,6 +226,10 @@ class HmacKey {
 
 function invalidThis(what) {
   return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);
+}
+
+function destroyed(caller) {
+  return makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed', caller);
 }
 
 function createHmacKey(algorithm, key) {

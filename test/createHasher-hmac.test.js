@@ -113,6 +113,44 @@ describe('hmacKey.createHasher()', function () {
     }
   });
 
+  // The message of a MAC is a secret too: its staged bytes are not in the
+  // shared pool, and once absorbed they are wiped.
+  it('staged message bytes are not left in the shared Buffer pool', function () {
+    const key = createHmacKey('sha256', 'k');
+    const secret = Buffer.alloc(24);
+    for (let i = 0; i < secret.length; i++) secret[i] = (i * 37 + 11) & 0xff;
+    const pooled = () => Buffer.from(Buffer.from('x').buffer);
+    const cases = [
+      ['digested', (h) => h.update(secret).digest()],
+      ['copied, then both digested', (h) => { h.update(secret); h.copy().digest(); h.digest(); }],
+      ['sent on by a longer part', (h) => { h.update(secret).update(Buffer.alloc(300, 1)); return h.digest(); }],
+      ['sent on, then more staged', (h) => { h.update(Buffer.alloc(300, 1)).update(secret).update(Buffer.alloc(250, 2)); return h.digest(); }],
+    ];
+    for (const [what, use] of cases) {
+      use(key.createHasher());
+      assert.strictEqual(pooled().indexOf(secret), -1, what);
+    }
+    const dropped = key.createHasher().update(secret);
+    assert.strictEqual(pooled().indexOf(secret), -1, 'staged, unfinished');
+    assert.deepStrictEqual(dropped.digest(), crypto.createHmac('sha256', 'k').update(secret).digest());
+  });
+
+  it('a key destroyed while its hashers stage: they finish, the key refuses at once', function () {
+    const key = createHmacKey('sha256', 'k');
+    const parts = [Buffer.alloc(10, 1), 'text', Buffer.alloc(600, 2)];
+    const hashers = parts.map((p) => key.createHasher().update(p));
+    const copies = hashers.map((h) => h.copy());
+    key.destroy();
+    for (const call of [() => key.digest('m'), () => key.verify('m', '00'), () => key.createHasher()]) {
+      throwsWith(call, Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed');
+    }
+    parts.forEach((p, i) => {
+      const want = crypto.createHmac('sha256', 'k').update(p).update('z').digest('hex');
+      assert.strictEqual(hashers[i].update('z').digest('hex'), want, `part ${i}`);
+      assert.strictEqual(copies[i].update('z').digest('hex'), want, `copy of part ${i}`);
+    });
+  });
+
   it('HMAC keys and hashers interleaved across algorithms stay apart', function () {
     const live = ALGORITHMS.map((alg) => [alg, createHmacKey(alg, `key ${alg}`).createHasher(), crypto.createHmac(alg, `key ${alg}`)]);
     for (let round = 0; round < 20; round++) {

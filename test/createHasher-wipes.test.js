@@ -1,7 +1,7 @@
 'use strict';
-// Wiping, for streaming HMAC: an HMAC hasher's copies of the keyed states
-// are in memory while it lives and gone after digest() and after it is
-// collected unfinished. A child reads its own memory through /proc/self/mem
+// Wiping, for streaming HMAC: the keyed states an HMAC hasher uses are in
+// memory while it lives and gone after digest() and after it is collected
+// unfinished, and so are the message bytes it stages. A child reads its own memory through /proc/self/mem
 // (Linux; the scanner is test/fixtures/memory-scan.js, shared with
 // test/wipes.test.js); the live state is found first, so the scan can see
 // what it looks for, and without the store's wipe the collected hasher's
@@ -40,7 +40,32 @@ async function childStates() {
   const live2 = count();
   dropped = null;
   for (let i = 0; i < 10; i++) { global.gc(); await tick(); }
-  return { live, digested, live2, collected: count(), dropped };
+  return { live, digested, live2, collected: count(), dropped, staged: stagedMessage(f) };
+}
+
+// A message the hasher stages: in its stage while unfinished, wiped once
+// digested or once sent on to a native state. The caller's own copy is
+// zeroed after update(), so only the hasher's can be found.
+function stagedMessage(f) {
+  const words = Array.from({ length: 12 }, (_, i) => (0x9e3779b1 * (i + 1)) >>> 0);
+  const message = () => {
+    const m = Buffer.alloc(4 * words.length);
+    words.forEach((w, i) => m.writeUInt32LE(w, 4 * i));
+    return m;
+  };
+  const key = f.createHmacKey('sha256', KEY);
+  const take = (h) => {
+    const m = message();
+    h.update(m);
+    m.fill(0);
+    return h;
+  };
+  const h = take(key.createHasher());
+  const live = occurrences(words);
+  h.digest();
+  const digested = occurrences(words);
+  take(key.createHasher()).update(Buffer.alloc(300, 1));
+  return { live, digested, sent: occurrences(words) };
 }
 
 // ---- the mocha side --------------------------------------------------------
@@ -65,6 +90,13 @@ function defineTests() {
       assert.deepStrictEqual(r.digested, [0, 0]);
       assert.ok(r.live2.every((n) => n > 0));
       assert.deepStrictEqual(r.collected, [0, 0]);
+    });
+
+    it('staged message bytes are in the hasher\'s stage while it lives, wiped after digest() and once sent on', function () {
+      const { staged } = child();
+      assert.ok(staged.live > 0, `the scan finds the staged message: ${JSON.stringify(staged)}`);
+      assert.strictEqual(staged.digested, 0);
+      assert.strictEqual(staged.sent, 0);
     });
   });
 }
