@@ -17,10 +17,21 @@
 
 /* fh_hmac_key is in fast_hash.h: hasher.c starts streaming HMACs from it. */
 
-/* Tells our externals from anyone else's before the pointer is trusted. */
-static const napi_type_tag hmac_key_tag = {
-  0x5f2a8c1e9b3d4f60ULL, 0xa17c3e5d2b9f8e41ULL
-};
+/* Tells our externals from anyone else's before the pointer is trusted,
+ * another copy of this addon in the same process included (a second
+ * node_modules, a bundler's copy): half of the tag is the address of
+ * this copy's own tag, which no other loaded copy shares. */
+static napi_type_tag hmac_key_tag = { 0, 0xa17c3e5d2b9f8e41ULL };
+static uv_once_t hmac_key_tag_once = UV_ONCE_INIT;
+
+static void make_hmac_key_tag(void) {
+  hmac_key_tag.lower = 0x5f2a8c1e9b3d4f60ULL ^ (uint64_t)(uintptr_t)&hmac_key_tag;
+}
+
+static const napi_type_tag *key_tag(void) {
+  uv_once(&hmac_key_tag_once, make_hmac_key_tag);
+  return &hmac_key_tag;
+}
 
 static void wipe_key(fh_hmac_key *k) {
   if (!k->live) return;
@@ -148,7 +159,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot wrap the HMAC key");
     return NULL;
   }
-  CALL(env, napi_type_tag_object(env, result, &hmac_key_tag));
+  CALL(env, napi_type_tag_object(env, result, key_tag()));
   CALL(env, napi_adjust_external_memory(env, key_bytes(alg), &adjusted));
   return result;
 }
@@ -163,7 +174,7 @@ static int get_key(napi_env env, napi_value value, fh_hmac_key **out) {
   if (data != NULL && data == checked_key()) {
     ours = true;
   } else if (data != NULL &&
-             napi_check_object_type_tag(env, value, &hmac_key_tag, &ours) == napi_ok &&
+             napi_check_object_type_tag(env, value, key_tag(), &ours) == napi_ok &&
              ours) {
     set_checked_key(data);
   }

@@ -112,6 +112,13 @@ function defineTests() {
       assert.strictEqual(run(['case', 'key-not-object']).trim(), 'ERR_INVALID_ARG_TYPE x 15');
     });
 
+    // A second copy of the addon in the process (another node_modules):
+    // each refuses the other's keys, also right after one of its own was
+    // used (the key last proved ours skips the tag check).
+    it("HmacKeys of another copy of the addon are refused, before and after one of this copy's is used", function () {
+      assert.strictEqual(run(['case', 'key-from-another-copy']).trim(), 'ERR_INVALID_ARG_TYPE x 16');
+    });
+
     it('random arguments of every type to every function: no crash, every error coded', function () {
       const seed = Number(process.env.FAST_HASH_FUZZ_SEED) || (Math.random() * 2 ** 32) >>> 0;
       const count = Number(process.env.FAST_HASH_FUZZ_CALLS) || 20000;
@@ -147,6 +154,36 @@ const CASES = {
           codes.push('returned');
         } catch (err) {
           codes.push(err.code);
+        }
+      }
+    }
+    const same = codes.every((c) => c === 'ERR_INVALID_ARG_TYPE');
+    console.log(same ? `ERR_INVALID_ARG_TYPE x ${codes.length}` : codes.join(' '));
+  },
+  'key-from-another-copy'() {
+    const fs = require('fs');
+    const os = require('os');
+    const a = require(NATIVE);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-copy-')), 'fast_hash.node');
+    fs.copyFileSync(require('node-gyp-build').path(path.join(__dirname, '..')), file);
+    const m = { exports: {} };
+    process.dlopen(m, file);
+    const b = m.exports;
+    const keyOf = (x) => x.hmacKeyNew(x.resolve('sha256').id, Buffer.from('k'));
+    const codes = [];
+    for (const [self, other] of [[a, b], [b, a]]) {
+      const mine = keyOf(self);
+      const theirs = keyOf(other);
+      for (const useMineFirst of [false, true]) {
+        for (const call of [() => self.hmacKeyDigest(theirs, 0, 'x'), () => self.hmacKeyVerify(theirs, 0, 'x', 'y'),
+          () => self.hmacKeyHasher(theirs), () => self.hmacKeyDestroy(theirs)]) {
+          if (useMineFirst) self.hmacKeyDigest(mine, 0, 'x');
+          try {
+            call();
+            codes.push('returned');
+          } catch (err) {
+            codes.push(err.code);
+          }
         }
       }
     }
