@@ -150,6 +150,14 @@ describe('hashFile() and hashFileSync() past the first chunk (reader thread)', f
       }
     });
 
+    // A pipe or a device may answer short before its end: only 0 is the end.
+    it('short reads on the reader thread are not the end of the file', function () {
+      const want = hash('sha256', fs.readFileSync(target));
+      const { interrupted, ...out } = runChild('short');
+      assert.deepStrictEqual(out, { sync: want, async: want });
+      assert.ok(interrupted >= 10, `${interrupted} reads came short`);
+    });
+
     it('interrupted reads on both threads are retried', function () {
       const want = hash('sha256', fs.readFileSync(target));
       const { interrupted, ...out } = runChild('eintr');
@@ -160,8 +168,10 @@ describe('hashFile() and hashFileSync() past the first chunk (reader thread)', f
 });
 
 // Compiles the read() shim: reads of the file FAST_HASH_TEST_READ_PATH fail
-// with EIO from offset 5 MiB on (mode eio) or with EINTR every other call
-// (mode eintr); everything else reaches libc's read().
+// with EIO from offset 5 MiB on (mode eio), with EINTR every other call
+// (mode eintr), or come short (100003 bytes) every other call from offset
+// 3 MiB on, where the reader thread reads (mode short; counted as
+// "interrupted"); everything else reaches libc's read().
 function buildReadShim(dir) {
   const src = path.join(dir, 'read-shim.c');
   const lib = path.join(dir, 'read-shim.so');
@@ -200,6 +210,11 @@ ssize_t read(int fd, void *buf, size_t len) {
     if (strcmp(mode, "eio") == 0 && lseek(fd, 0, SEEK_CUR) >= 5 * 1048576) {
       errno = EIO;
       return -1;
+    }
+    if (strcmp(mode, "short") == 0 && lseek(fd, 0, SEEK_CUR) >= 3 * 1048576 &&
+        __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % 2 == 0 && len > 100003) {
+      __atomic_fetch_add(&interrupted, 1, __ATOMIC_RELAXED);
+      return real(fd, buf, 100003);
     }
     if (strcmp(mode, "eintr") == 0 && __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % 2 == 0) {
       __atomic_fetch_add(&interrupted, 1, __ATOMIC_RELAXED);
