@@ -208,6 +208,20 @@ function defineTests() {
         }
       });
 
+      // Token 0 is what NaN and other junk read as: no hand-out may be it,
+      // the very first of a process included (so in a child).
+      it('the first hasher of a process is not named by token 0 (what junk reads as)', function () {
+        const src = `const b = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))});
+          const h = b.hasherNew(b.resolve('sha256').id, 32);
+          const codes = [0, -0, NaN, 0.5].map((junk) => { try { b.hasherUpdate(junk, 'x'); return 'updated'; } catch (e) { return e.code; } });
+          b.hasherUpdate(h, 'abc');
+          console.log(codes.join(' '), b.hasherDigest(h, 0, new Uint8Array(0), 0));`;
+        const res = spawnSync(process.execPath, ['-e', src], { encoding: 'utf8' });
+        assert.strictEqual(res.status, 0, res.stderr);
+        assert.strictEqual(res.stdout.trim(), `${Array(4).fill('ERR_CRYPTO_HASH_FINALIZED').join(' ')} ` +
+          crypto.createHash('sha256').update('abc').digest('hex'));
+      });
+
       it('lengths it is given are checked against the bytes there are', function () {
         const h = binding.hasherNew(sha256(), 32);
         throwsWith(() => binding.hasherUpdate(h, Buffer.alloc(4), 5), RangeError, 'ERR_OUT_OF_RANGE');
