@@ -156,7 +156,9 @@ export interface HmacKey {
   verify(data: BinaryLike, mac: MacInput, macEncoding?: TextEncoding): boolean;
   /** Wipes the keyed states now (or, while a hasher made from the key still
    * uses them, once it finishes); later `digest`/`verify`/`createHasher`
-   * calls throw `ERR_INVALID_STATE`. Calling it again does nothing. */
+   * calls throw `ERR_INVALID_STATE`. Calling it again does nothing. On the
+   * JavaScript implementation it drops the key's `KeyObject` and keyed
+   * states for the runtime to free: they cannot be wiped from JavaScript. */
   destroy(): void;
   /** A streaming HMAC: a `Hasher` started from the keyed states
    * (no key work per message), whose `digest()` is the HMAC of everything

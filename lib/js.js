@@ -143,7 +143,7 @@ function oneShotTakes(name) {
 }
 
 function digestOf(alg, data, length, encoding) {
-  if (alg.direct) return oneShot(alg.name, data, encoding);
+  if (alg.direct) return oneShot(alg.name, input(data), encoding);
   try {
     return update(makeHash(alg, length), data).digest(encoding);
   } catch (err) {
@@ -163,6 +163,7 @@ function digestOf(alg, data, length, encoding) {
 const UPDATE_SLICE = 2 ** 30;
 
 function update(h, data) {
+  data = input(data);
   try {
     return h.update(data);
   } catch (err) {
@@ -181,6 +182,21 @@ const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const VIEW_GETTERS = [TypedArrayPrototype, DataView.prototype].map((proto) =>
   ['buffer', 'byteOffset', 'byteLength'].map((name) => getter(proto, name)));
+
+const tagOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
+const byteLengthOf = getter(TypedArrayPrototype, 'byteLength');
+
+// Data (or a key) as every runtime's crypto takes it: a string, a
+// non-empty Uint8Array or a KeyObject as it is; any other view as a
+// Uint8Array over its bytes, which is empty for a view over a detached
+// ArrayBuffer (node:crypto and the addon hash that as empty input; Deno's
+// crypto throws an uncoded TypeError, and its createHmac refuses views
+// other than Uint8Array).
+function input(data) {
+  if (typeof data === 'string') return data;
+  if (Reflect.apply(tagOf, data, []) === 'Uint8Array' && Reflect.apply(byteLengthOf, data, []) !== 0) return data;
+  return ArrayBuffer.isView(data) ? viewBytes(data) : data;
+}
 
 function viewBytes(view) {
   const [buffer, offset, length] = VIEW_GETTERS[isDataView(view) ? 1 : 0];
@@ -201,19 +217,14 @@ function hash(algId, enc, data, length) {
   const alg = algs[algId];
   const encoding = ENCODING_NAMES[enc];
   // The common case in one step: a fixed-length digest to the one-shot.
-  if (alg !== undefined && alg.direct && encoding !== undefined) return oneShot(alg.name, data, encoding);
+  if (alg !== undefined && alg.direct && encoding !== undefined) return oneShot(alg.name, input(data), encoding);
   return digestOf(algAt(algId), data, length, encodingAt(enc));
 }
-
-// A key as every runtime's createHmac takes it: Deno's refuses views other
-// than Uint8Array (Buffer.concat inside it), so those are read as bytes.
-const { isUint8Array } = require('util').types;
-const keyBytes = (key) => (ArrayBuffer.isView(key) && !isUint8Array(key) ? viewBytes(key) : key);
 
 // The MAC of data under key: a Buffer, or straight into the text of
 // `encoding` (node:crypto makes it natively: no Buffer, nothing to wipe).
 function hmacOf(name, key, data, encoding) {
-  const h = update(crypto.createHmac(name, keyBytes(key)), data);
+  const h = update(crypto.createHmac(name, input(key)), data);
   return encoding === undefined || encoding === 'buffer' ? h.digest() : h.digest(encoding);
 }
 
@@ -346,19 +357,19 @@ function hasherUpdate(handle, data, length) {
 function hasherDigest(handle, enc, tail, n) {
   const h = liveHasher(handle);
   if (n > 0) hasherUpdate(handle, tail, n);
-  const { hash, outer } = h;
+  const { hash, outer, mac } = h;
   h.hash = h.outer = undefined;
-  if (outer === undefined) return emit(hash.digest(), encodingAt(enc));
+  if (outer === undefined) return (mac ? emitSecret : emit)(hash.digest(), encodingAt(enc));
   const inner = hash.digest();
   try {
-    return emit(outer.update(inner).digest(), encodingAt(enc));
+    return emitSecret(outer.update(inner).digest(), encodingAt(enc));
   } finally {
     inner.fill(0);
   }
 }
 
 function hasherCopy(handle, length) {
-  const { hash, outer, xof, length: own } = liveHasher(handle);
+  const { hash, outer, xof, length: own, mac } = liveHasher(handle);
   if (typeof hash.copy !== 'function') {
     throw makeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM',
       'This runtime cannot copy this HMAC hasher');
@@ -368,6 +379,7 @@ function hasherCopy(handle, length) {
     outer: outer === undefined ? undefined : outer.copy(),
     length: xof ? length : own,
     xof,
+    mac,
   };
 }
 
@@ -384,9 +396,9 @@ function hmacKeyHasher(handle) {
   const { size, block } = algAt(k.id);
   // A digest whose block size could not be learnt: the runtime's Hmac
   // itself, which cannot be copied.
-  if (block === 0) return { hash: crypto.createHmac(k.name, k.key), outer: undefined, length: size, xof: false };
+  if (block === 0) return { hash: crypto.createHmac(k.name, k.key), outer: undefined, length: size, xof: false, mac: true };
   if (k.states === undefined) k.states = keyStates(k.name, k.key, block);
-  return { hash: k.states.inner.copy(), outer: k.states.outer.copy(), length: size, xof: false };
+  return { hash: k.states.inner.copy(), outer: k.states.outer.copy(), length: size, xof: false, mac: true };
 }
 
 // The keyed inner and outer states: K0 is the key, or its digest when it is

@@ -1,0 +1,114 @@
+'use strict';
+// Wiping in the JavaScript implementation (lib/js.js): every copy of key
+// material it makes, and every MAC it turns into text, is zeroed before it
+// is let go. node:crypto's own objects (KeyObject, Hash, Hmac) cannot be
+// wiped from JavaScript; what lib/js.js makes itself can. The copies are
+// caught by wrapping the node:crypto functions it hands them to, and each
+// must be all zeros once the call has returned.
+const assert = require('assert');
+const crypto = require('crypto');
+const js = require('../lib/js');
+
+const zero = (buf) => buf.every((b) => b === 0);
+
+// Runs fn with node:crypto's `name` wrapped: `spy(result, args)` sees each
+// call. Restores it whatever happens.
+function watching(name, spy, fn) {
+  const original = crypto[name];
+  crypto[name] = function (...args) {
+    const result = original.apply(this, args);
+    spy(result, args);
+    return result;
+  };
+  try {
+    return fn();
+  } finally {
+    crypto[name] = original;
+  }
+}
+
+// Wraps a Hash's update() and digest() so that the Buffers given to it and
+// made by it are seen.
+function watchHash(h, seen) {
+  const update = h.update;
+  const digest = h.digest;
+  h.update = function (data, ...rest) {
+    if (Buffer.isBuffer(data)) seen.push(['update', data]);
+    return update.call(this, data, ...rest);
+  };
+  h.digest = function (...args) {
+    const out = digest.apply(this, args);
+    if (Buffer.isBuffer(out)) seen.push(['digest', out]);
+    return out;
+  };
+  h.copy = function (...args) {
+    return watchHash(crypto.Hash.prototype.copy.apply(this, args), seen);
+  };
+  return h;
+}
+
+describe('the JavaScript implementation wipes what it copies', function () {
+  const sha256 = js.resolve('sha256').id;
+
+  it("hmacKeyNew: a string key's UTF-8 copy, given to createSecretKey", function () {
+    const copies = [];
+    watching('createSecretKey', (key, [bytes]) => copies.push(bytes), () => js.hmacKeyNew(sha256, 'a secret key'));
+    assert.strictEqual(copies.length, 1);
+    assert.ok(zero(copies[0]), 'the UTF-8 copy of the key is not wiped');
+  });
+
+  it('hmacKeyHasher: the exported key and the padded key block it keys the states with', function () {
+    const handle = js.hmacKeyNew(sha256, Buffer.alloc(40, 0x61));
+    const seen = [];
+    const exported = [];
+    const realExport = handle.key.export;
+    handle.key.export = function (...args) {
+      const out = realExport.apply(this, args);
+      exported.push(out);
+      return out;
+    };
+    watching('createHash', (h) => watchHash(h, seen), () => js.hmacKeyHasher(handle));
+    assert.strictEqual(exported.length, 1);
+    assert.ok(zero(exported[0]), 'the exported key is not wiped');
+    const blocks = seen.filter(([what, b]) => what === 'update' && b.length === 64);
+    assert.strictEqual(blocks.length, 2, 'K0 ^ ipad and K0 ^ opad');
+    for (const [, block] of blocks) assert.ok(zero(block), 'the padded key block is not wiped');
+  });
+
+  it("an HMAC hasher's digest: the inner digest, and the MAC it turns into text", function () {
+    for (const encoding of ['hex', 'base64']) {
+      const handle = js.hmacKeyNew(sha256, 'k');
+      const seen = [];
+      const h = watching('createHash', (x) => watchHash(x, seen), () => js.hmacKeyHasher(handle));
+      js.hasherUpdate(h, 'message');
+      const text = js.hasherDigest(h, js.encodings[encoding], new Uint8Array(0), 0);
+      assert.strictEqual(text, crypto.createHmac('sha256', 'k').update('message').digest(encoding));
+      const digests = seen.filter(([what]) => what === 'digest').map(([, b]) => b);
+      assert.strictEqual(digests.length, 2, 'the inner digest and the MAC');
+      for (const d of digests) assert.ok(zero(d), `${encoding}: a digest Buffer is not wiped`);
+    }
+  });
+
+  it('hmacVerify: the MAC it computed to compare', function () {
+    const macs = [];
+    const realHmac = crypto.createHmac;
+    crypto.createHmac = function (...args) {
+      const h = realHmac.apply(this, args);
+      const digest = h.digest;
+      h.digest = function (...rest) {
+        const out = digest.apply(this, rest);
+        if (Buffer.isBuffer(out)) macs.push(out);
+        return out;
+      };
+      return h;
+    };
+    try {
+      const mac = realHmac('sha256', 'k').update('m').digest();
+      assert.strictEqual(js.hmacVerify(sha256, js.encodings.buffer, 'k', 'm', mac), true);
+    } finally {
+      crypto.createHmac = realHmac;
+    }
+    assert.strictEqual(macs.length, 1);
+    assert.ok(zero(macs[0]), 'the computed MAC is not wiped');
+  });
+});
