@@ -85,6 +85,17 @@ describe('implementation', function () {
     assert.match(res.stdout, /^ERR_FAST_HASH_NATIVE_UNAVAILABLE .*native.*no binary for this platform/);
   });
 
+  // A Node outside `engines` (faked here by its version, so the rule is
+  // tested on the Node that builds the addon): the JavaScript
+  // implementation by itself, the addon when it is asked for.
+  (otherRuntime ? it.skip : it)('a Node outside engines gets js, unless FAST_HASH_IMPLEMENTATION=native asks for the addon', function () {
+    const OLD = "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.8' } });";
+    assert.strictEqual(child({}, OLD).stdout.trim(), `js ${ABC}`);
+    const forced = child({ FAST_HASH_IMPLEMENTATION: 'native' }, OLD);
+    assert.strictEqual(forced.status, 0, forced.stderr);
+    assert.strictEqual(forced.stdout.trim(), `native ${ABC}`);
+  });
+
   // Bun and Deno have no OpenSSL symbols for the addon: its dlopen fails
   // (it binds every symbol at load) and the process goes on.
   (otherRuntime ? it : it.skip)('on a runtime without Node\'s OpenSSL, forcing native throws instead of ending the process', function () {
