@@ -54,7 +54,8 @@ static FARPROC WINAPI fh_host_notify(unsigned reason, PDelayLoadInfo info) {
 }
 
 /* The failure hook: a symbol the host does not export is noted, and a
- * placeholder returned so the helper does not raise an exception. */
+ * placeholder returned so the helper does not raise an exception. (The
+ * module itself cannot fail to load: the notify hook always answers.) */
 static FARPROC WINAPI fh_host_failure(unsigned reason, PDelayLoadInfo info) {
   (void)info;
   if (reason == dliFailGetProc || reason == dliFailLoadLib) fh_host_missing = 1;
