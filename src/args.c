@@ -98,20 +98,30 @@ static int get_view(napi_env env, napi_value value, fh_input *in) {
  * written by every environment's init with the same result. */
 static int buffer_info_checks;
 
+/* Relaxed atomic access to it: GCC's and clang's builtins; elsewhere (MSVC)
+ * a volatile access, which is atomic for an aligned int. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FH_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define FH_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#else
+#define FH_STORE_RELAXED(p, v) (*(volatile int *)(p) = (v))
+#define FH_LOAD_RELAXED(p) (*(volatile int *)(p))
+#endif
+
 void fh_args_init(napi_env env) {
   const napi_node_version *v;
   int checks = 0;
 
   if (napi_get_node_version(env, &v) == napi_ok)
     checks = v->major >= 22 || (v->major == 20 && v->minor >= 20);
-  __atomic_store_n(&buffer_info_checks, checks, __ATOMIC_RELAXED);
+  FH_STORE_RELAXED(&buffer_info_checks, checks);
 }
 
 /* napi_get_buffer_info where it cannot abort: napi_ok only for views. */
 static int buffer_info(napi_env env, napi_value value, void **data, size_t *len) {
   bool is_view;
 
-  if (!__atomic_load_n(&buffer_info_checks, __ATOMIC_RELAXED) &&
+  if (!FH_LOAD_RELAXED(&buffer_info_checks) &&
       (napi_is_buffer(env, value, &is_view) != napi_ok || !is_view))
     return 0;
   return napi_get_buffer_info(env, value, data, len) == napi_ok;

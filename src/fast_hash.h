@@ -13,6 +13,14 @@
 #include <openssl/md5.h>
 #include <openssl/sha.h>
 
+/* C99's restrict and inline: MSVC's C compiler in its default (pre-C11)
+ * mode, which node-gyp uses for C, knows them only as __restrict and
+ * __inline; /std:c11 and later define __STDC_VERSION__ and know both. */
+#if defined(_MSC_VER) && !defined(__clang__) && !defined(__STDC_VERSION__)
+#define restrict __restrict
+#define inline __inline
+#endif
+
 /* ---- wiping ---------------------------------------------------------------
  * Every key, key block, HMAC state, digest and its text is wiped before its
  * memory is given back, on every exit path. fh_wipe is memset followed by an

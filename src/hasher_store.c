@@ -19,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#include <intrin.h>
+#endif
+
 #include "fast_hash.h"
 
 #define FH_CHUNK_SLOTS 64
@@ -105,6 +109,27 @@ static int make_contexts(napi_env env, struct fh_hashers *s, fh_hasher *h) {
   return 0;
 }
 
+/* The index of the lowest set bit of x, which is not 0: the first free slot
+ * of a chunk. One instruction through the compiler's builtin or intrinsic;
+ * MSVC has no __builtin_ctzll, and its _BitScanForward64 exists only on
+ * 64-bit targets, so other compilers and targets count in a loop. */
+static int lowest_set_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+  unsigned long i;
+  _BitScanForward64(&i, x);
+  return (int)i;
+#else
+  int i = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    i++;
+  }
+  return i;
+#endif
+}
+
 fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
                            int64_t *token) {
   struct fh_hashers *s = st->hashers;
@@ -120,7 +145,7 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
   }
   if ((c = chunk_with_room(env, s)) < 0) return NULL;
   chunk = s->chunks[c];
-  i = __builtin_ctzll(~chunk->used);
+  i = lowest_set_bit(~chunk->used);
   h = &chunk->slot[i];
   h->kind = (uint8_t)kind;
   h->hmac = (uint8_t)hmac;

@@ -2,6 +2,7 @@
 const assert = require('assert');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { pathToFileURL } = require('url');
 const fastHash = require('..');
 
 describe('loading', function () {
@@ -12,7 +13,8 @@ describe('loading', function () {
   });
 
   it('ESM import gives the same function objects as require()', async function () {
-    const esm = await import(path.join(__dirname, '..', 'lib', 'index.mjs'));
+    // A file: URL, as import() needs on Windows (a drive letter reads as a scheme).
+    const esm = await import(pathToFileURL(path.join(__dirname, '..', 'lib', 'index.mjs')).href);
     for (const name of Object.keys(fastHash)) assert.strictEqual(esm[name], fastHash[name], name);
     assert.strictEqual(esm.default, fastHash);
   });
