@@ -129,6 +129,21 @@ function defineTests() {
   });
 }
 
+// Runs each call; prints "ERR_INVALID_ARG_TYPE x N" when all N threw that
+// code, else every outcome.
+function expectArgTypeErrors(calls) {
+  const codes = calls.map((call) => {
+    try {
+      call();
+      return 'returned';
+    } catch (err) {
+      return err.code;
+    }
+  });
+  const same = codes.every((c) => c === 'ERR_INVALID_ARG_TYPE');
+  console.log(same ? `ERR_INVALID_ARG_TYPE x ${codes.length}` : codes.join(' '));
+}
+
 const CASES = {
   'many-overflow'() {
     const b = require(NATIVE);
@@ -145,20 +160,8 @@ const CASES = {
   },
   'key-not-object'() {
     const b = require(NATIVE);
-    const codes = [];
-    for (const v of [undefined, null, 1, 'x', Symbol('s')]) {
-      for (const call of [() => b.hmacKeyDigest(v, 0, 'x'), () => b.hmacKeyVerify(v, 0, 'x', 'y'),
-        () => b.hmacKeyDestroy(v)]) {
-        try {
-          call();
-          codes.push('returned');
-        } catch (err) {
-          codes.push(err.code);
-        }
-      }
-    }
-    const same = codes.every((c) => c === 'ERR_INVALID_ARG_TYPE');
-    console.log(same ? `ERR_INVALID_ARG_TYPE x ${codes.length}` : codes.join(' '));
+    expectArgTypeErrors([undefined, null, 1, 'x', Symbol('s')].flatMap((v) => [
+      () => b.hmacKeyDigest(v, 0, 'x'), () => b.hmacKeyVerify(v, 0, 'x', 'y'), () => b.hmacKeyDestroy(v)]));
   },
   'key-from-another-copy'() {
     const fs = require('fs');
@@ -170,25 +173,18 @@ const CASES = {
     process.dlopen(m, file);
     const b = m.exports;
     const keyOf = (x) => x.hmacKeyNew(x.resolve('sha256').id, Buffer.from('k'));
-    const codes = [];
+    const calls = [];
     for (const [self, other] of [[a, b], [b, a]]) {
       const mine = keyOf(self);
       const theirs = keyOf(other);
       for (const useMineFirst of [false, true]) {
         for (const call of [() => self.hmacKeyDigest(theirs, 0, 'x'), () => self.hmacKeyVerify(theirs, 0, 'x', 'y'),
           () => self.hmacKeyHasher(theirs), () => self.hmacKeyDestroy(theirs)]) {
-          if (useMineFirst) self.hmacKeyDigest(mine, 0, 'x');
-          try {
-            call();
-            codes.push('returned');
-          } catch (err) {
-            codes.push(err.code);
-          }
+          calls.push(useMineFirst ? () => { self.hmacKeyDigest(mine, 0, 'x'); call(); } : call);
         }
       }
     }
-    const same = codes.every((c) => c === 'ERR_INVALID_ARG_TYPE');
-    console.log(same ? `ERR_INVALID_ARG_TYPE x ${codes.length}` : codes.join(' '));
+    expectArgTypeErrors(calls);
   },
 };
 
