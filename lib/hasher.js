@@ -86,7 +86,6 @@ const byteLengthOf = intrinsic('byteLength').get;
 const setBytes = intrinsic('set').value;
 const ReflectApply = Reflect.apply;
 const allocUnsafe = Buffer.allocUnsafe;
-const allocUnsafeSlow = Buffer.allocUnsafeSlow;
 const EMPTY = new Uint8Array(0);
 // The stage of the last hasher finished, for the next to take: a loop of
 // hashers allocates none. (One, not a list: a list's push and pop cost a
@@ -187,7 +186,9 @@ class Hasher {
     let stage = this.#stage;
     if (stage === undefined) {
       if (this.#hmac) {
-        stage = macSpare ?? allocUnsafeSlow(STAGE);
+        // A Uint8Array, not a Buffer: its subarray() (#keyShot) is the
+        // plain one, without Buffer's species lookup.
+        stage = macSpare ?? new Uint8Array(STAGE);
         macSpare = undefined;
       } else {
         stage = spare ?? allocUnsafe(STAGE);
@@ -321,7 +322,9 @@ class Hasher {
     if (stage === undefined) return;
     this.#stage = undefined;
     if (this.#hmac) {
-      stage.fill(0);
+      // Bytes past #used were wiped when they were sent on.
+      stage.fill(0, 0, this.#used);
+      this.#used = 0;
       macSpare = stage;
     } else {
       spare = stage;

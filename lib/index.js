@@ -68,7 +68,9 @@ let lastEncoding = ENC_HEX;
 // costs less than one made in C), else the binding's own.
 function bytes(fn, algId, a, b, length) {
   if (!FILLS_OUTPUT) return fn(algId, ENC_BUFFER, a, b);
-  const out = allocOutput(length);
+  // (A digest's few bytes come from Buffer's pool; only an XOF's long
+  // output can fail to be allocated.)
+  const out = length <= 64 ? Buffer.allocUnsafe(length) : allocOutput(length);
   fn(algId, ENC_BUFFER, a, b, out);
   return out;
 }

@@ -413,7 +413,7 @@ typedef struct {
 /* A slice ends after about this long (checked per chunk), plus what the
  * reader thread had read ahead: short next to the time a process exit or a
  * worker's terminate() may wait, long next to re-queueing a pool job. */
-#define FH_FILE_SLICE_NS ((uint64_t)20 * 1000 * 1000)
+#define FH_FILE_SLICE_NS ((uint64_t)50 * 1000 * 1000)
 
 enum { FH_FILE_FAILED = 0, FH_FILE_END = 1, FH_FILE_MORE = 2 };
 
