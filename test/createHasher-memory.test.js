@@ -70,33 +70,6 @@ async function abandon() {
   };
 }
 
-// ---- the child: a million hashers in a loop that never yields ------------------
-// createHasher('sha512') and hmacKey.createHasher() alternately, one
-// 17-byte update each, with gc() every 100,000; or, with `node`, the same
-// loop over createHash and createHmac. Nothing here lets the event loop
-// turn, so nothing that waits for one (a FinalizationRegistry's callbacks,
-// Node-API finalizers) can free anything before the end.
-function tight(which) {
-  const crypto = require('crypto');
-  const { createHasher, createHmacKey } = require(ROOT);
-  const part = Buffer.alloc(17, 3);
-  const keyBytes = Buffer.alloc(32, 4);
-  const key = createHmacKey('sha512', keyBytes);
-  const make = which === 'node' ?
-    [() => crypto.createHash('sha512').update(part), () => crypto.createHmac('sha512', keyBytes).update(part)] :
-    [() => createHasher('sha512').update(part), () => key.createHasher().update(part)];
-  global.gc();
-  const start = process.memoryUsage().rss;
-  for (let i = 0; i < TOTAL; i++) {
-    make[i & 1]();
-    if (i % 100000 === 99999) global.gc();
-  }
-  global.gc();
-  const binding = require(path.join(ROOT, 'lib', 'binding'));
-  const live = binding.hasherStoreStats ? binding.hasherStoreStats().live : 0;
-  return { which, growthMB: Math.round(((process.memoryUsage().rss - start) / MIB) * 10) / 10, live };
-}
-
 // ---- the mocha side -------------------------------------------------------------
 function defineTests() {
   const crypto = require('crypto');
@@ -151,12 +124,16 @@ function defineTests() {
     // of slack for the noise of RSS).
     it('a million hashers dropped in a loop that never yields: RSS grows at most twice as much as with node:crypto (child processes)', function () {
       this.timeout(240000);
+      // The loop is benchmark/dropped.js's child (npm run bench:dropped):
+      // createHasher('sha512') and hmacKey.createHasher() alternately, one
+      // 17-byte update each, gc() every 100,000; or createHash/createHmac.
       const run = (which) => {
-        const res = spawnSync(process.execPath, ['--expose-gc', __filename, 'tight', which], {
-          encoding: 'utf8', timeout: 200000, killSignal: 'SIGKILL',
-        });
+        const kinds = [['createHasher', 'sha512'], ['hmacHasher', 'sha512']];
+        const res = spawnSync(process.execPath, ['--expose-gc', path.join(ROOT, 'benchmark', 'dropped.js'), '--child',
+          JSON.stringify([which, 17, kinds, TOTAL])], { encoding: 'utf8', timeout: 200000, killSignal: 'SIGKILL' });
         assert.strictEqual(res.status, 0, `${which}: ${res.signal || res.status}\n${res.stderr.slice(-4000)}`);
-        return JSON.parse(res.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice(7));
+        const r = JSON.parse(res.stdout);
+        return { growthMB: Math.round(r.growthMB * 10) / 10, live: r.live ?? 0 };
       };
       const node = run('node');
       const ours = run('fast-hash');
@@ -284,9 +261,7 @@ function defineTests() {
   });
 }
 
-if (require.main === module && process.argv[2] === 'tight') {
-  process.stdout.write(`RESULT ${JSON.stringify(tight(process.argv[3]))}\n`);
-} else if (require.main === module) {
+if (require.main === module) {
   abandon().then(
     (r) => { process.stdout.write(`RESULT ${JSON.stringify(r)}\n`); },
     (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
