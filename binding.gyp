@@ -20,7 +20,6 @@
         "src/hasher_store.c",
         "src/many.c",
         "src/file.c",
-        "src/file_reader.c",
         "src/async.c",
         "src/bench.c"
       ],

@@ -52,6 +52,7 @@ function fromBuffer(out, encoding) {
   if (encoding === ENC_BUFFER) return out;
   return out.toString(typeof encoding === 'string' ? encoding : ENCODING_NAMES[encoding]);
 }
+// The binding's encoding IDs -> their names.
 const ENCODING_NAMES = [];
 for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
 
@@ -73,15 +74,15 @@ function allocOutput(n) {
 // shared pool, where any pooled Buffer's .buffer reaches it), and the bytes
 // only turned into text are wiped.
 //
-// Where the binding fills Buffers, it fills this thread's scratch: a small
-// new Buffer lives on V8's heap, and C filling it first moves it off, which
+// The binding fills this thread's scratch for a MAC's length: a small new
+// Buffer lives on V8's heap, and C filling it first moves it off, which
 // costs more than the MAC. takeMac() then copies the bytes into a new Buffer
-// (or makes the text) and wipes the scratch.
-const SCRATCH = Buffer.from(new ArrayBuffer(64)); // EVP_MAX_MD_SIZE
+// (or makes the text) and wipes the scratch. Each length has its own
+// ArrayBuffer, outside Buffer's pool.
 const scratchViews = [];
 
 // The scratch as a Buffer of exactly `length` bytes, for the binding to fill.
-const macScratch = (length) => (scratchViews[length] ||= SCRATCH.subarray(0, length));
+const macScratch = (length) => (scratchViews[length] ||= Buffer.from(new ArrayBuffer(length)));
 
 // The filled scratch as `encoding` asks; the scratch is wiped either way.
 function takeMac(scratch, encoding) {
@@ -95,8 +96,7 @@ function takeMac(scratch, encoding) {
   }
 }
 
-// A MAC in a Buffer of its own (from the JS implementation or an async job)
-// as `encoding` asks.
+// A MAC in a Buffer of its own (from an async job) as `encoding` asks.
 function fromSecret(out, encoding) {
   if (encoding === ENC_BUFFER) return out;
   const text = fromBuffer(out, encoding);
@@ -108,7 +108,6 @@ function fromSecret(out, encoding) {
 // MAC's bytes) as `encoding` asks, kept as a secret.
 function keyMac(handle, size, data, encoding) {
   if (isNativeText(encoding)) return binding.hmacKeyDigest(handle, encoding, data);
-  if (!binding.fillsOutput) return fromSecret(binding.hmacKeyDigest(handle, ENC_BUFFER, data), encoding);
   const scratch = macScratch(size);
   binding.hmacKeyDigest(handle, ENC_BUFFER, data, scratch);
   return takeMac(scratch, encoding);
@@ -390,6 +389,7 @@ function toPath(path, caller) {
 }
 
 module.exports = {
+  ENCODING_NAMES,
   arrayLength,
   guarded,
   wholeView,

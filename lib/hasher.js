@@ -9,20 +9,16 @@ const binding = require('./binding');
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
 const {
-  ENC_BUFFER, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
-  parseOptions, outputLength, toBytes, guarded, fromSecret, macScratch, takeMac, allocOutput, keyMac,
+  ENC_BUFFER, ENCODING_NAMES, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
+  parseOptions, outputLength, toBytes, guarded, macScratch, takeMac, allocOutput, keyMac,
 } = require('./args');
 const { makeError, invalidArgType, invalidArgValue } = require('./errors');
-
-const FILLS_OUTPUT = binding.fillsOutput;
-// EVP_MAX_MD_SIZE: longer XOF outputs come through a Buffer.
-const MAX_NATIVE_LENGTH = 64;
 
 // ---- hashers dropped unfinished -------------------------------------------
 // The native states live in the addon's store, named by token: a hasher
 // dropped before digest() must give its slot back. A FinalizationRegistry
-// does that, but registering costs about as much as the rest of a short
-// digest, and most hashers are finished in the job that made them. So a
+// does that, but registering costs a visible part of a short digest, and
+// most hashers are finished in the job that made them. So a
 // hasher is only noted when made; at the end of the job (a microtask), or
 // every PENDING_MAX hashers in a long synchronous run, the noted ones still
 // unfinished are registered and the rest forgotten. Until then the list
@@ -60,8 +56,8 @@ function note(hasher) {
 }
 
 // ---- staging ------------------------------------------------------------------
-// A call into the addon costs about as much as Hash#update does in all, so
-// short parts are not sent one by one: Uint8Array parts (Buffers included)
+// A call into the addon costs a good part of what Hash#update does in all,
+// so short parts are not sent one by one: Uint8Array parts (Buffers included)
 // are copied into a STAGE-byte Buffer of the hasher's own, sent when it
 // would overflow, before a part that is not staged, and at digest(). A
 // plain hasher makes no native state until then: when everything fits the
@@ -282,7 +278,7 @@ class Hasher {
     if (this.#cell !== undefined) this.#cell.handle = undefined;
     let result;
     try {
-      if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
+      if (isNativeText(encoding)) {
         result = binding.hasherDigest(handle, encoding, stage, used);
       } else {
         result = this.#hmac ? this.#mac(handle, encoding, stage, used, length) :
@@ -301,7 +297,6 @@ class Hasher {
 
   // A digest as `encoding` asks, through a Buffer.
   #bytes(handle, encoding, stage, used, length) {
-    if (!FILLS_OUTPUT) return fromBuffer(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
     const out = allocOutput(length);
     binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
     return fromBuffer(out, encoding);
@@ -309,7 +304,6 @@ class Hasher {
 
   // A MAC as `encoding` asks, kept as a secret (see takeMac in args.js).
   #mac(handle, encoding, stage, used, length) {
-    if (!FILLS_OUTPUT) return fromSecret(binding.hasherDigest(handle, ENC_BUFFER, stage, used), encoding);
     const scratch = macScratch(length);
     binding.hasherDigest(handle, ENC_BUFFER, stage, used, scratch);
     return takeMac(scratch, encoding);
@@ -367,10 +361,7 @@ function flush() {
 
 // A plain hasher's digest when all it was given is one string: hash() of it.
 function textShot(id, text, length, encoding) {
-  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-    return binding.hash(id, encoding, text, length);
-  }
-  if (!FILLS_OUTPUT) return fromBuffer(binding.hash(id, ENC_BUFFER, text, length), encoding);
+  if (isNativeText(encoding)) return binding.hash(id, encoding, text, length);
   const out = allocOutput(length);
   binding.hash(id, ENC_BUFFER, text, length, out);
   return fromBuffer(out, encoding);
@@ -379,10 +370,7 @@ function textShot(id, text, length, encoding) {
 // A plain hasher's digest when everything it was given is staged (n bytes
 // of `stage`): one one-shot of them.
 function oneShot(id, stage, n, length, encoding) {
-  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-    return binding.hashPrefix(id, encoding, stage, n, length);
-  }
-  if (!FILLS_OUTPUT) return fromBuffer(binding.hashPrefix(id, ENC_BUFFER, stage, n, length), encoding);
+  if (isNativeText(encoding)) return binding.hashPrefix(id, encoding, stage, n, length);
   const out = allocOutput(length);
   binding.hashPrefix(id, ENC_BUFFER, stage, n, length, out);
   return fromBuffer(out, encoding);
@@ -412,9 +400,6 @@ function decode(data, encoding, caller) {
   }
   return Buffer.from(data, name);
 }
-const ENCODING_NAMES = [];
-for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
-
 const OPTION_TYPES = 'of type string or an instance of Object';
 
 // digest()'s options object: { outputEncoding (default 'buffer'),

@@ -39,7 +39,11 @@ function hash(algorithm, data, options) {
   }
   if (options === 'buffer') {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
-    return bytes(binding.hash, alg.id, data, alg.size, alg.size);
+    // A digest's own size comes from Buffer's pool: only an XOF's long
+    // output can fail to be allocated (allocOutput).
+    const out = Buffer.allocUnsafe(alg.size);
+    binding.hash(alg.id, ENC_BUFFER, data, alg.size, out);
+    return out;
   }
   if (options === lastEncodingName) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
@@ -56,21 +60,16 @@ function hash(algorithm, data, options) {
   return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
 }
 
-const FILLS_OUTPUT = binding.fillsOutput;
-
 // The last output encoding given by name that the binding makes (base64,
 // say), so a run of calls with it skips the option parsing.
 let lastEncodingName = 'hex';
 let lastEncoding = ENC_HEX;
 
-// The 'buffer' result of fn(algId, ENC_BUFFER, a, b), `length` bytes: into a
-// Buffer made here where the binding fills one (native: a pooled Buffer
-// costs less than one made in C), else the binding's own.
+// The 'buffer' result of fn(algId, ENC_BUFFER, a, b, out), `length` bytes:
+// the binding fills a Buffer made here (a pooled Buffer costs less than one
+// made in C).
 function bytes(fn, algId, a, b, length) {
-  if (!FILLS_OUTPUT) return fn(algId, ENC_BUFFER, a, b);
-  // (A digest's few bytes come from Buffer's pool; only an XOF's long
-  // output can fail to be allocated.)
-  const out = length <= 64 ? Buffer.allocUnsafe(length) : allocOutput(length);
+  const out = allocOutput(length);
   fn(algId, ENC_BUFFER, a, b, out);
   return out;
 }
@@ -86,9 +85,9 @@ function hashAlgorithm(name) {
 let lastHmacName = '';
 let lastHmacAlg;
 
+// `name` is a string (the callers check).
 function hmacAlgorithm(name, caller) {
   if (name === lastHmacName && lastHmacAlg !== undefined) return lastHmacAlg;
-  checkAlgorithm(name, caller);
   const alg = lookupHmacAlgorithm(name, caller);
   lastHmacName = name;
   lastHmacAlg = alg;
@@ -106,7 +105,6 @@ function hmac(algorithm, key, data, options) {
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) return binding.hmac(alg.id, encoding, key, data);
-    if (!FILLS_OUTPUT) return fromSecret(binding.hmac(alg.id, ENC_BUFFER, key, data), encoding);
     const scratch = macScratch(alg.size);
     binding.hmac(alg.id, ENC_BUFFER, key, data, scratch);
     return takeMac(scratch, encoding);
@@ -260,18 +258,13 @@ function hashMany(algorithm, inputs, options) {
   const values = guarded(inputs, 'inputs', 'an instance of Array', hashMany, (a) => elements(a, n));
   const { alg, encoding, length } = digestSpec(algorithm, options, hashMany);
   const results = new Array(n);
-  if (isNativeText(encoding) && length <= MAX_NATIVE_LENGTH) {
-    // Each chunk's digests come back as one string, a fixed width apiece (or
-    // as an array of strings).
+  if (isNativeText(encoding)) {
+    // Each chunk's digests come back as one string, a fixed width apiece.
     const width = binding.encodedLength(encoding, length);
     for (let start = 0; start < n; start += MANY_CHUNK) {
       const count = Math.min(MANY_CHUNK, n - start);
       const text = callMany(alg.id, encoding, length, undefined, values, start, count);
-      if (typeof text === 'string') {
-        for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
-      } else {
-        for (let i = 0; i < count; i++) results[start + i] = text[i];
-      }
+      for (let i = 0; i < count; i++) results[start + i] = text.slice(i * width, (i + 1) * width);
     }
     return results;
   }
@@ -302,8 +295,8 @@ function elements(inputs, n) {
   return values;
 }
 
-// binding.hashMany(op, length, into, ...values[start, start + count)), the
-// arguments built by index.
+// binding.hashMany(algId, encoding, length, into, ...values[start, start +
+// count)), the arguments built by index.
 function callMany(algId, encoding, length, into, values, start, count) {
   const args = new Array(4 + count);
   args[0] = algId;
@@ -329,7 +322,6 @@ function digestSpec(algorithm, options, caller) {
   const alg = lookupAlgorithm(algorithm, caller);
   return { alg, encoding, length: outputLength(alg, requested, caller) };
 }
-const MAX_NATIVE_LENGTH = 64; // EVP_MAX_MD_SIZE: longer XOF outputs go through a Buffer
 
 // The encoding for async jobs and files: one the binding makes itself, else
 // a Buffer (turned into text here).

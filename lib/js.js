@@ -11,9 +11,9 @@ const { Buffer } = require('buffer');
 const fs = require('fs');
 const { makeError } = require('./errors');
 
-const encodings = Object.freeze({ hex: 0, base64: 1, base64url: 2, latin1: 3, buffer: 255 });
-const ENCODING_NAMES = [];
-for (const [name, id] of Object.entries(encodings)) ENCODING_NAMES[id] = name;
+// This implementation's own encoding IDs (the shim learns them from here).
+const ENCODING_NAMES = ['hex', 'base64', 'base64url', 'latin1', 'buffer'];
+const encodings = Object.freeze(Object.fromEntries(ENCODING_NAMES.map((name, id) => [name, id])));
 
 // ---- algorithms -----------------------------------------------------------
 // One slot per distinct digest (aliases share one: a digest is known by its
@@ -208,17 +208,40 @@ function viewBytes(view) {
   }
 }
 
-// A result in `encoding`: a string, or for 'buffer' a Buffer.
+// A result in `encoding`: a string, or for 'buffer' a Buffer (the async
+// functions').
 function emit(bytes, encoding) {
   return encoding === 'buffer' ? bytes : bytes.toString(encoding);
 }
 
-function hash(algId, enc, data, length) {
+// A result as the synchronous functions give it: with `out` (a Buffer of
+// exactly the result's length), the bytes copied into it and nothing
+// returned; else the text in `encoding`. A secret's own copy is wiped.
+function give(bytes, encoding, out, secret) {
+  let result;
+  if (out !== undefined) {
+    const n = viewBytes(out).length;
+    if (n !== bytes.length) {
+      throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `The output Buffer must hold ${bytes.length} bytes, not ${n}`);
+    }
+    viewBytes(out).set(bytes);
+  } else if (encoding === 'buffer') {
+    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `Strings need a text encoding, not encoding id ${encodings.buffer}`);
+  } else {
+    result = bytes.toString(encoding);
+  }
+  if (secret) bytes.fill(0);
+  return result;
+}
+
+function hash(algId, enc, data, length, out) {
   const alg = algs[algId];
   const encoding = ENCODING_NAMES[enc];
   // The common case in one step: a fixed-length digest to the one-shot.
-  if (alg !== undefined && alg.direct && encoding !== undefined) return oneShot(alg.name, input(data), encoding);
-  return digestOf(algAt(algId), data, length, encodingAt(enc));
+  if (out === undefined && alg !== undefined && alg.direct && encoding !== undefined && encoding !== 'buffer') {
+    return oneShot(alg.name, input(data), encoding);
+  }
+  return give(digestOf(algAt(algId), data, length, 'buffer'), encodingAt(enc), out, false);
 }
 
 // The MAC of data under key: a Buffer, or straight into the text of
@@ -228,8 +251,14 @@ function hmacOf(name, key, data, encoding) {
   return encoding === undefined || encoding === 'buffer' ? h.digest() : h.digest(encoding);
 }
 
-function hmac(algId, enc, key, data) {
-  return hmacOf(algAt(algId).name, key, data, encodingAt(enc));
+// A MAC as hmac() gives it: text made by the runtime, or bytes into `out`.
+function macOf(name, key, data, encoding, out) {
+  if (out === undefined && encoding !== 'buffer') return hmacOf(name, key, data, encoding);
+  return give(hmacOf(name, key, data), encoding, out, true);
+}
+
+function hmac(algId, enc, key, data, out) {
+  return macOf(algAt(algId).name, key, data, encodingAt(enc), out);
 }
 
 // A MAC in `encoding`; bytes only turned into text are wiped.
@@ -306,9 +335,9 @@ function keyOf(handle) {
   return handle;
 }
 
-function hmacKeyDigest(handle, enc, data) {
+function hmacKeyDigest(handle, enc, data, out) {
   const { name, key } = keyOf(handle);
-  return hmacOf(name, key, data, encodingAt(enc));
+  return macOf(name, key, data, encodingAt(enc), out);
 }
 
 function hmacKeyVerify(handle, enc, data, mac) {
@@ -347,22 +376,21 @@ function hasherUpdate(handle, data, length) {
     update(hash, data);
     return;
   }
-  const bytes = typeof data === 'string' ? Buffer.from(data) : viewBytes(data);
-  if (!(Number.isSafeInteger(length) && length >= 0 && length <= bytes.length)) {
-    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `The length ${length} is more than the data's ${bytes.length} bytes`);
-  }
-  update(hash, bytes.subarray(0, length));
+  update(hash, prefix(data, length));
 }
 
-function hasherDigest(handle, enc, tail, n) {
+function hasherDigest(handle, enc, tail, n, out) {
   const h = liveHasher(handle);
-  if (n > 0) hasherUpdate(handle, tail, n);
   const { hash, outer, mac } = h;
-  h.hash = h.outer = undefined;
-  if (outer === undefined) return (mac ? emitSecret : emit)(hash.digest(), encodingAt(enc));
+  try {
+    if (n > 0) hasherUpdate(handle, tail, n);
+  } finally {
+    h.hash = h.outer = undefined;
+  }
+  if (outer === undefined) return give(hash.digest(), encodingAt(enc), out, mac);
   const inner = hash.digest();
   try {
-    return emitSecret(outer.update(inner).digest(), encodingAt(enc));
+    return give(outer.update(inner).digest(), encodingAt(enc), out, true);
   } finally {
     inner.fill(0);
   }
@@ -383,8 +411,17 @@ function hasherCopy(handle, length) {
   };
 }
 
-function hashPrefix(algId, enc, data, n, length) {
-  return hash(algId, enc, viewBytes(data).subarray(0, n), length);
+function hashPrefix(algId, enc, data, n, length, out) {
+  return hash(algId, enc, prefix(data, n), length, out);
+}
+
+// data's first n bytes (no more than it has), as a view.
+function prefix(data, n) {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : viewBytes(data);
+  if (!(Number.isSafeInteger(n) && n >= 0 && n <= bytes.length)) {
+    throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `The length ${n} is more than the data's ${bytes.length} bytes`);
+  }
+  return bytes.subarray(0, n);
 }
 
 function hasherFree(handle) {
@@ -433,10 +470,12 @@ function hashMany(algId, enc, length, into, ...inputs) {
     }
     return undefined;
   }
+  // As the addon gives them: one string, each digest's text at a fixed
+  // width (encodedLength) for the shim to slice.
   const encoding = encodingAt(enc);
   const out = new Array(inputs.length);
   for (let i = 0; i < inputs.length; i++) out[i] = digestOf(alg, inputs[i], length, encoding);
-  return out;
+  return out.join('');
 }
 
 // ---- asynchronous and files -----------------------------------------------
@@ -515,7 +554,7 @@ async function hashFile(algId, enc, path, length) {
   return emit(h.digest(), encoding);
 }
 
-function hashFileSync(algId, enc, path, length) {
+function hashFileSync(algId, enc, path, length, out) {
   path = fsPath(path);
   const alg = algAt(algId);
   const encoding = encodingAt(enc);
@@ -528,7 +567,7 @@ function hashFileSync(algId, enc, path, length) {
   } finally {
     fs.closeSync(fd);
   }
-  return emit(h.digest(), encoding);
+  return give(h.digest(), encoding, out, false);
 }
 
 function readSync(fd, buffer, path) {
@@ -550,7 +589,6 @@ function withPath(err, path) {
 
 module.exports = {
   implementation: 'js',
-  fillsOutput: false,
   encodings,
   encodedLength,
   resolve,

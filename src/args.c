@@ -1,6 +1,6 @@
-/* Argument extraction. The JS shim validates first; these checks stand
- * anyway, so a direct call into the binding with anything at all throws
- * instead of crashing. */
+/* Argument readers. The JS shim checks every rule first; these re-check
+ * what protects memory, so a direct call into the binding with anything at
+ * all throws instead of crashing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,8 +205,10 @@ int fh_get_size(napi_env env, napi_value value, size_t *out) {
   return 1;
 }
 
-int fh_get_alg(napi_env env, fh_state *st, napi_value value,
-               const fh_alg **out) {
+/* The digest for an algorithm ID: IDs are only ever handed out by
+ * resolve(), but a direct call may pass any number. */
+static int get_alg(napi_env env, fh_state *st, napi_value value, int flags,
+                   const fh_alg **out) {
   uint32_t id;
 
   if (!fh_get_u32(env, value, &id)) return 0;
@@ -215,11 +217,16 @@ int fh_get_alg(napi_env env, fh_state *st, napi_value value,
              "Unknown algorithm id %u", (unsigned)id);
     return 0;
   }
-  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
+  fh_state_check_fips(st, flags & FH_SPEC_FRESH);
   *out = &st->algs[id];
-  if ((*out)->md != NULL) return 1;
+  if ((*out)->md == NULL) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
+             "Invalid digest: not allowed in FIPS mode");
+    return 0;
+  }
+  if (!(flags & FH_SPEC_HMAC) || fh_hmac_capable(*out)) return 1;
   fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
-           "Invalid digest: not allowed in FIPS mode");
+           "Invalid digest for HMAC");
   return 0;
 }
 
@@ -234,4 +241,55 @@ int fh_get_encoding(napi_env env, napi_value value, fh_encoding *out) {
   fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
            "Unknown output encoding id %u", (unsigned)id);
   return 0;
+}
+
+int fh_get_spec(napi_env env, fh_state *st, napi_value algv, napi_value encv,
+                napi_value lenv, int flags, fh_spec *spec) {
+  if (!get_alg(env, st, algv, flags, &spec->alg)) return 0;
+  spec->enc = FH_ENC_BUFFER;
+  if (encv != NULL && !fh_get_encoding(env, encv, &spec->enc)) return 0;
+  spec->length = spec->alg->size;
+  return !spec->alg->xof || lenv == NULL || fh_get_size(env, lenv, &spec->length);
+}
+
+int fh_get_input_prefix(napi_env env, napi_value value, napi_value nv,
+                        fh_input *in) {
+  size_t n;
+
+  if (!fh_get_size(env, nv, &n) || !fh_get_input(env, value, in)) return 0;
+  if (n <= in->len) {
+    in->len = n;
+    return 1;
+  }
+  fh_input_release(in);
+  fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+           "The length %zu is more than the data's %zu bytes", n, in->len);
+  return 0;
+}
+
+/* A path from JS (a string, or a Buffer of raw bytes) as a C string on the
+ * heap. The shim refuses paths with NUL bytes (a C string ends at the
+ * first). */
+char *fh_get_path(napi_env env, napi_value value) {
+  napi_valuetype type;
+  size_t len;
+  void *bytes;
+  char *path;
+
+  CALL(env, napi_typeof(env, value, &type));
+  if (type == napi_string) {
+    CALL(env, napi_get_value_string_utf8(env, value, NULL, 0, &len));
+    if ((path = malloc(len + 1)) != NULL)
+      napi_get_value_string_utf8(env, value, path, len + 1, &len);
+  } else {
+    if (!fh_get_output(env, value, &bytes, &len)) return NULL;
+    if ((path = malloc(len + 1)) != NULL) {
+      if (len != 0) memcpy(path, bytes, len); /* an empty Buffer's data may be NULL */
+      path[len] = '\0';
+    }
+  }
+  if (path == NULL)
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate memory for a path");
+  return path;
 }

@@ -4,8 +4,8 @@
  * (strings encoded, buffers copied, so later changes to them do not matter),
  * of the key, of the path, and of the algorithm entry with its own EVP_MD
  * reference. The thread-pool side touches no JS and nothing of the
- * environment's: EVP kinds get a context of the job's own. Keys and digests
- * are wiped when the job ends. */
+ * environment's: its digest states have contexts of their own. Keys and
+ * digests are wiped when the job ends. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,9 +28,8 @@ typedef struct {
   unsigned long ossl_error;
   fh_fs_error fs;
   /* A file job runs as a chain of pool jobs, one slice each (file.c): the
-   * open file and its EVP context live here between them. */
+   * open file lives here between them. */
   fh_file file;
-  EVP_MD_CTX *file_evp;
   int file_state;         /* 0 before the first slice, then fh_file_slice's */
   napi_deferred deferred;
   napi_async_work work;
@@ -38,7 +37,6 @@ typedef struct {
 
 static void free_job(fh_job *job) {
   if (job->file_state == FH_FILE_MORE) fh_file_close(&job->file);
-  EVP_MD_CTX_free(job->file_evp);
   if (job->key != NULL) fh_wipe(job->key, job->keylen);
   if (job->out != NULL) fh_wipe(job->out, job->outlen);
   free(job->data);
@@ -50,25 +48,17 @@ static void free_job(fh_job *job) {
 }
 
 /* On a thread-pool thread: the next slice of a file job (opening the file
- * first), finishing and closing it at the end. */
+ * first), closing it at the end. */
 static int file_slice(fh_job *job) {
   fh_file *f = &job->file;
 
-  if (job->file_state == 0) {
-    if (job->alg.kind == FH_KIND_EVP &&
-        (job->file_evp = EVP_MD_CTX_new()) == NULL)
-      return 0;
-    if (!fh_file_open(f, &job->alg, job->file_evp, job->path)) {
-      job->fs = f->err;
-      return 0;
-    }
+  if (job->file_state == 0 && !fh_file_open(f, &job->alg, NULL, job->path)) {
+    job->fs = f->err;
+    return 0;
   }
-  job->file_state = fh_file_slice(f);
+  job->file_state = fh_file_slice(f, job->out, job->outlen);
   if (job->file_state == FH_FILE_MORE) return 1;
   job->fs = f->err;
-  if (job->file_state == FH_FILE_END &&
-      !fh_stream_final(&f->s, job->out, job->outlen))
-    job->file_state = FH_FILE_FAILED;
   fh_file_close(f);
   return job->file_state == FH_FILE_END;
 }
@@ -76,39 +66,27 @@ static int file_slice(fh_job *job) {
 /* On a thread-pool thread: no JS, no environment state. */
 static void execute(napi_env env, void *data) {
   fh_job *job = data;
-  EVP_MD_CTX *evp = NULL;
   fh_hmac_work w;
 
   (void)env;
-  if (job->kind == FH_JOB_FILE) {
-    job->ok = file_slice(job);
-    if (!job->ok) job->ossl_error = ERR_get_error();
-    ERR_clear_error();
-    return;
-  }
-  if (job->alg.kind == FH_KIND_EVP && (evp = EVP_MD_CTX_new()) == NULL) {
-    job->ossl_error = ERR_get_error();
-    ERR_clear_error();
-    return;
-  }
   switch (job->kind) {
+    case FH_JOB_FILE:
+      job->ok = file_slice(job);
+      break;
     case FH_JOB_HASH:
-      job->ok = fh_digest(evp, &job->alg, job->data, job->len, job->out,
+      job->ok = fh_digest(NULL, NULL, &job->alg, job->data, job->len, job->out,
                           job->outlen);
       break;
-    case FH_JOB_HMAC:
-      job->ok = fh_hmac_compute(&job->alg, evp, job->key, job->keylen,
+    default:
+      job->ok = fh_hmac_compute(NULL, &job->alg, job->key, job->keylen,
                                 job->data, job->len, &w);
       if (job->ok) memcpy(job->out, FH_HMAC_MAC(&w, &job->alg), job->outlen);
       fh_hmac_wipe(&job->alg, &w);
-      break;
-    default:
       break;
   }
   /* This thread's error queue is not node:crypto's, but leave it clean. */
   if (!job->ok) job->ossl_error = ERR_get_error();
   ERR_clear_error();
-  EVP_MD_CTX_free(evp);
 }
 
 static napi_value job_error(napi_env env, fh_job *job) {
@@ -206,28 +184,17 @@ static int copy_input(napi_env env, napi_value value, int secret,
 }
 
 /* A job for an algorithm and encoding ID (FH_ENC_BUFFER for a Buffer
- * result) and the requested output length. */
+ * result) and the requested output length (lenv; NULL for HMAC). */
 static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
                        napi_value *ids, napi_value lenv) {
-  const fh_alg *alg;
-  fh_encoding enc;
-  size_t outlen;
+  fh_spec spec;
   fh_job *job;
+  int flags = FH_SPEC_FRESH | (kind == FH_JOB_HMAC ? FH_SPEC_HMAC : 0);
 
-  fh_state_follow_fips(st);
-  if (!fh_get_alg(env, st, ids[0], &alg) || !fh_get_encoding(env, ids[1], &enc))
-    return NULL;
-  outlen = alg->size;
-  if (alg->xof && kind != FH_JOB_HMAC && !fh_get_size(env, lenv, &outlen))
-    return NULL;
-  if (kind == FH_JOB_HMAC && !fh_hmac_capable(alg)) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
-             "Invalid digest for HMAC");
-    return NULL;
-  }
+  if (!fh_get_spec(env, st, ids[0], ids[1], lenv, flags, &spec)) return NULL;
   job = calloc(1, sizeof(*job));
-  if (job == NULL || (job->out = malloc(outlen ? outlen : 1)) == NULL ||
-      !EVP_MD_up_ref(alg->md)) {
+  if (job == NULL || (job->out = malloc(spec.length ? spec.length : 1)) == NULL ||
+      !EVP_MD_up_ref(spec.alg->md)) {
     if (job != NULL) free(job->out);
     free(job);
     fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
@@ -235,9 +202,9 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
     return NULL;
   }
   job->kind = kind;
-  job->alg = *alg;
-  job->enc = enc;
-  job->outlen = outlen;
+  job->alg = *spec.alg;
+  job->enc = spec.enc;
+  job->outlen = spec.length;
   return job;
 }
 

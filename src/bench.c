@@ -1,5 +1,5 @@
 /* The benchmarks' ceilings: the C work of a call alone. Each runs the very
- * code a public call runs (for hash(), fh_digest_env: the low-level structs,
+ * code a public call runs (for hash(), fh_digest: the low-level structs,
  * the provider's functions or the environment's EVP context; for HMAC, the
  * MAC and the wipe of its working state) in a tight loop over bytes already
  * in memory, with no JS, argument or result work, and returns nanoseconds
@@ -30,6 +30,7 @@ napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   void *self;
   fh_state *st;
+  fh_spec spec;
   const fh_alg *alg;
   uint32_t iterations, i;
   fh_input in;
@@ -39,12 +40,14 @@ napi_value fh_bench_ceiling(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_u32(env, argv[2], &iterations) || !fh_get_input(env, argv[1], &in))
+  if (!fh_get_spec(env, st, argv[0], NULL, NULL, 0, &spec) ||
+      !fh_get_u32(env, argv[2], &iterations) || !fh_get_input(env, argv[1], &in))
     return NULL;
+  alg = spec.alg;
   outlen = alg->size <= sizeof(md) ? alg->size : sizeof(md);
   start = uv_hrtime();
   for (i = 0; ok && i < iterations; i++)
-    ok = fh_digest_env(st, alg, in.data, in.len, md, outlen);
+    ok = fh_digest(st, NULL, alg, in.data, in.len, md, outlen);
   elapsed = uv_hrtime() - start;
   fh_input_release(&in);
   fh_wipe(md, sizeof(md));
@@ -60,6 +63,7 @@ napi_value fh_bench_call(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   void *self;
   fh_state *st;
+  fh_spec spec;
   const fh_alg *alg;
   fh_input in;
   uint8_t md[EVP_MAX_MD_SIZE];
@@ -67,10 +71,12 @@ napi_value fh_bench_call(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_input(env, argv[1], &in))
+  if (!fh_get_spec(env, st, argv[0], NULL, NULL, 0, &spec) ||
+      !fh_get_input(env, argv[1], &in))
     return NULL;
+  alg = spec.alg;
   outlen = alg->size <= sizeof(md) ? alg->size : sizeof(md);
-  ok = fh_digest_env(st, alg, in.data, in.len, md, outlen);
+  ok = fh_digest(st, NULL, alg, in.data, in.len, md, outlen);
   fh_input_release(&in);
   fh_wipe(md, outlen);
   if (!ok) fh_throw_openssl(env, "Digest");
@@ -87,8 +93,8 @@ static int time_hmac(fh_state *st, const fh_alg *alg, const fh_input *key,
   int ok = 1;
 
   for (i = 0; ok && i < iterations; i++) {
-    ok = fh_hmac_compute(alg, st->ctx, key->data, key->len, data->data,
-                         data->len, &w);
+    ok = fh_hmac_compute(st, alg, key->data, key->len, data->data, data->len,
+                         &w);
     fh_hmac_wipe(alg, &w);
   }
   *elapsed = uv_hrtime() - start;
@@ -102,7 +108,7 @@ napi_value fh_bench_hmac(napi_env env, napi_callback_info info) {
   napi_value argv[4], result = NULL;
   void *self;
   fh_state *st;
-  const fh_alg *alg;
+  fh_spec spec;
   uint32_t iterations;
   fh_input key, data;
   uint64_t elapsed;
@@ -110,11 +116,11 @@ napi_value fh_bench_hmac(napi_env env, napi_callback_info info) {
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
   st = self;
-  if (!fh_get_hmac_alg(env, st, argv[0], &alg) ||
+  if (!fh_get_spec(env, st, argv[0], NULL, NULL, FH_SPEC_HMAC, &spec) ||
       !fh_get_u32(env, argv[3], &iterations) || !fh_get_key(env, argv[1], &key))
     return NULL;
   if (fh_get_input(env, argv[2], &data)) {
-    ok = time_hmac(st, alg, &key, &data, iterations, &elapsed);
+    ok = time_hmac(st, spec.alg, &key, &data, iterations, &elapsed);
     fh_input_release(&data);
     result = per_call(env, ok, elapsed, iterations, "HMAC");
   }

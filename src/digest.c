@@ -1,15 +1,28 @@
-/* One-shot digests. MD5, SHA-1 and SHA-2 run on OpenSSL's low-level context
- * structs on the stack: no provider dispatch and no allocation, about half the
- * time of EVP_Digest for short inputs. On the environment's thread, the
- * other fixed-length digests run on their provider's own functions and its
- * provider context for them (fh_direct); XOFs, forced or FIPS EVP, and
- * thread-pool jobs use an EVP_MD_CTX. */
+/* Digest states and one-shot digests: the only file that knows which of
+ * OpenSSL's ways computes a digest. MD5, SHA-1 and SHA-2 run on OpenSSL's
+ * low-level context structs: no provider dispatch and no allocation. On the
+ * environment's thread, one-shots of the other fixed-length digests run on
+ * their provider's own functions and its provider context for them
+ * (fh_direct): EVP_DigestInit would free and re-create that context on
+ * every call. XOFs, forced or FIPS EVP and other threads use an
+ * EVP_MD_CTX. */
 
 #include <string.h>
 
 #include "fast_hash.h"
 
-int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {
+/* What an own EVP context costs beyond its pointer: OpenSSL's context and
+ * the provider's state (an estimate; SHA-3's, ~400 bytes, is the
+ * largest). */
+#define FH_EVP_CTX_BYTES 512
+
+/* Tails up to this many bytes after whole blocks go with their padding
+ * through the compression function in one update, with no Final: one call
+ * for all their blocks instead of an update, a buffered copy and a final
+ * block. */
+#define FH_MD_SHORT 256
+
+static int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Init(&c->md5);
     case FH_KIND_SHA1: return SHA1_Init(&c->sha1);
@@ -21,7 +34,7 @@ int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {
   }
 }
 
-int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
+static int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Update(&c->md5, p, n);
     case FH_KIND_SHA1: return SHA1_Update(&c->sha1, p, n);
@@ -33,7 +46,7 @@ int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n) {
   }
 }
 
-int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
+static int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
   switch (kind) {
     case FH_KIND_MD5: return MD5_Final(out, &c->md5);
     case FH_KIND_SHA1: return SHA1_Final(out, &c->sha1);
@@ -45,7 +58,7 @@ int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
   }
 }
 
-size_t fh_ll_size(fh_kind kind) {
+static size_t fh_ll_size(fh_kind kind) {
   switch (kind) {
     case FH_KIND_MD5: return sizeof(MD5_CTX);
     case FH_KIND_SHA1: return sizeof(SHA_CTX);
@@ -55,7 +68,7 @@ size_t fh_ll_size(fh_kind kind) {
   }
 }
 
-size_t fh_ll_block(fh_kind kind) {
+static size_t fh_ll_block(fh_kind kind) {
   return kind == FH_KIND_SHA384 || kind == FH_KIND_SHA512 ? SHA512_CBLOCK
                                                           : SHA256_CBLOCK;
 }
@@ -80,7 +93,7 @@ static void put_le32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)(v >> 24);
 }
 
-size_t fh_ll_pad(fh_kind kind, uint8_t *buf, size_t used, uint64_t total) {
+static size_t fh_ll_pad(fh_kind kind, uint8_t *buf, size_t used, uint64_t total) {
   size_t block = fh_ll_block(kind);
   /* The bit count field: 8 bytes, or 16 for SHA-384/512 (whose upper half
    * is 0 at any length a size_t can count). */
@@ -98,7 +111,7 @@ size_t fh_ll_pad(fh_kind kind, uint8_t *buf, size_t used, uint64_t total) {
   return n;
 }
 
-void fh_ll_output(fh_kind kind, const fh_ll_ctx *c, uint8_t *out) {
+static void fh_ll_output(fh_kind kind, const fh_ll_ctx *c, uint8_t *out) {
   int i;
 
   switch (kind) {
@@ -127,35 +140,133 @@ void fh_ll_output(fh_kind kind, const fh_ll_ctx *c, uint8_t *out) {
   }
 }
 
+/* The bytes absorbed so far by a low-level state, and whether they end on
+ * a block boundary (nothing buffered). */
+static uint64_t ll_absorbed(fh_kind kind, const fh_ll_ctx *c, int *whole) {
+  switch (kind) {
+    case FH_KIND_MD5:
+      *whole = c->md5.num == 0;
+      return ((uint64_t)c->md5.Nh << 32 | c->md5.Nl) >> 3;
+    case FH_KIND_SHA1:
+      *whole = c->sha1.num == 0;
+      return ((uint64_t)c->sha1.Nh << 32 | c->sha1.Nl) >> 3;
+    case FH_KIND_SHA224:
+    case FH_KIND_SHA256:
+      *whole = c->sha256.num == 0;
+      return ((uint64_t)c->sha256.Nh << 32 | c->sha256.Nl) >> 3;
+    default:
+      *whole = c->sha512.num == 0;
+      return (uint64_t)(c->sha512.Nl >> 3);
+  }
+}
+
+/* A low-level state on a block boundary finishing with a tail of at most
+ * FH_MD_SHORT bytes: the tail and its padding in one update, the digest read
+ * from the state. The copy of the tail is wiped (for HMAC it holds the inner
+ * digest). */
+static int ll_finish_short(fh_kind kind, fh_ll_ctx *c, uint64_t absorbed,
+                           const uint8_t *p, size_t n, uint8_t *out) {
+  uint8_t tail[FH_MD_SHORT + 2 * SHA512_CBLOCK];
+  size_t padded;
+  int ok;
+
+  if (n > 0) memcpy(tail, p, n);
+  padded = fh_ll_pad(kind, tail, n, absorbed + n);
+  ok = fh_ll_update(kind, c, tail, padded);
+  if (ok) fh_ll_output(kind, c, out);
+  fh_wipe(tail, padded);
+  return ok;
+}
+
+/* An EVP state's digest. SHAKE of length 0 is the empty string, which
+ * OpenSSL refuses to squeeze. */
+static int evp_final(EVP_MD_CTX *ctx, int xof, uint8_t *out, size_t outlen) {
+  if (!xof) return EVP_DigestFinal_ex(ctx, out, NULL);
+  return outlen == 0 || EVP_DigestFinalXOF(ctx, out, outlen);
+}
+
+/* Opens a closed state of `kind`. 0 when an own context cannot be made (m
+ * is then open and closable). */
+static int md_open(fh_md *m, fh_kind kind, int xof, EVP_MD_CTX *lent) {
+  m->kind = (uint8_t)kind;
+  m->xof = (uint8_t)xof;
+  m->open = 1;
+  m->own = kind == FH_KIND_EVP && lent == NULL;
+  m->evp = kind != FH_KIND_EVP ? NULL : lent != NULL ? lent : EVP_MD_CTX_new();
+  return kind != FH_KIND_EVP || m->evp != NULL;
+}
+
+int fh_md_start(fh_md *m, const fh_alg *alg, EVP_MD_CTX *lent) {
+  if (!m->open && !md_open(m, alg->kind, alg->xof, lent)) return 0;
+  if (m->kind == FH_KIND_EVP) return EVP_DigestInit_ex(m->evp, alg->md, NULL);
+  return fh_ll_init((fh_kind)m->kind, &m->ll);
+}
+
+int fh_md_update(fh_md *m, const uint8_t *p, size_t n) {
+  if (m->kind == FH_KIND_EVP) return EVP_DigestUpdate(m->evp, p, n);
+  return fh_ll_update((fh_kind)m->kind, &m->ll, p, n);
+}
+
+int fh_md_final(fh_md *m, uint8_t *out, size_t outlen) {
+  if (m->kind == FH_KIND_EVP) return evp_final(m->evp, m->xof, out, outlen);
+  return fh_ll_final((fh_kind)m->kind, &m->ll, out);
+}
+
+int fh_md_finish(fh_md *m, const uint8_t *p, size_t n, uint8_t *out,
+                 size_t outlen) {
+  uint64_t absorbed;
+  int whole;
+
+  if (m->kind != FH_KIND_EVP && n <= FH_MD_SHORT) {
+    absorbed = ll_absorbed((fh_kind)m->kind, &m->ll, &whole);
+    if (whole) return ll_finish_short((fh_kind)m->kind, &m->ll, absorbed, p, n, out);
+  }
+  return (n == 0 || fh_md_update(m, p, n)) && fh_md_final(m, out, outlen);
+}
+
+int fh_md_copy(fh_md *dst, const fh_md *src, EVP_MD_CTX *lent) {
+  if (!dst->open && !md_open(dst, (fh_kind)src->kind, src->xof, lent)) return 0;
+  if (src->kind == FH_KIND_EVP) return EVP_MD_CTX_copy_ex(dst->evp, src->evp);
+  memcpy(&dst->ll, &src->ll, fh_ll_size((fh_kind)src->kind));
+  return 1;
+}
+
+void fh_md_close(fh_md *m) {
+  if (!m->open) return;
+  /* Both clear the provider's state before it is freed or reused. */
+  if (m->own)
+    EVP_MD_CTX_free(m->evp);
+  else if (m->evp != NULL)
+    EVP_MD_CTX_reset(m->evp);
+  if (m->kind != FH_KIND_EVP) fh_wipe(&m->ll, fh_ll_size((fh_kind)m->kind));
+  m->evp = NULL;
+  m->open = 0;
+}
+
+size_t fh_md_heap(const fh_md *m) {
+  return m->open && m->own ? FH_EVP_CTX_BYTES : 0;
+}
+
+/* A one-shot in an EVP context. A failed context may hold a half-set-up
+ * provider state: it starts afresh. */
 static int evp_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
                       size_t len, uint8_t *out, size_t outlen) {
   int ok = EVP_DigestInit_ex(ctx, alg->md, NULL) &&
            EVP_DigestUpdate(ctx, data, len) &&
-           (alg->xof ? EVP_DigestFinalXOF(ctx, out, outlen)
-                     : EVP_DigestFinal_ex(ctx, out, NULL));
+           evp_final(ctx, alg->xof, out, outlen);
 
-  /* A failed context may hold a half-set-up provider state: start afresh. */
   if (!ok) EVP_MD_CTX_reset(ctx);
   return ok;
 }
 
-int fh_digest_in(fh_ll_ctx *ll, EVP_MD_CTX *ctx, const fh_alg *alg,
-                 const uint8_t *data, size_t len, uint8_t *out, size_t outlen) {
-  if (alg->kind == FH_KIND_EVP) {
-    /* SHAKE of length 0 is the empty string; OpenSSL refuses to squeeze 0. */
-    if (alg->xof && outlen == 0) return 1;
-    return evp_digest(ctx, alg, data, len, out, outlen);
-  }
-  return fh_ll_init(alg->kind, ll) && fh_ll_update(alg->kind, ll, data, len) &&
-         fh_ll_final(alg->kind, ll, out);
-}
+/* A one-shot through EVP: the environment's context, or one of the call's
+ * own on other threads. */
+static int evp_one_shot(fh_state *st, const fh_alg *alg, const uint8_t *data,
+                        size_t len, uint8_t *out, size_t outlen) {
+  EVP_MD_CTX *ctx = st != NULL ? st->ctx : EVP_MD_CTX_new();
+  int ok = ctx != NULL && evp_digest(ctx, alg, data, len, out, outlen);
 
-int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
-              size_t len, uint8_t *out, size_t outlen) {
-  fh_ll_ctx c;
-  int ok = fh_digest_in(&c, ctx, alg, data, len, out, outlen);
-
-  if (alg->kind != FH_KIND_EVP) fh_wipe(&c, fh_ll_size(alg->kind));
+  if (st == NULL) EVP_MD_CTX_free(ctx);
   return ok;
 }
 
@@ -171,46 +282,18 @@ static int direct_digest(const fh_direct *d, const uint8_t *data, size_t len,
          d->final(d->ctx, out, &written, outlen) && written == outlen;
 }
 
-int fh_digest_env_in(fh_state *st, fh_ll_ctx *ll, const fh_alg *alg,
-                     const uint8_t *data, size_t len, uint8_t *out,
-                     size_t outlen) {
-  const fh_direct *d = &st->direct[alg - st->algs];
+int fh_digest(fh_state *st, fh_ll_ctx *scratch, const fh_alg *alg,
+              const uint8_t *data, size_t len, uint8_t *out, size_t outlen) {
+  fh_ll_ctx own;
+  fh_ll_ctx *c = scratch != NULL ? scratch : &own;
+  int ok;
 
-  if (d->ctx != NULL) return direct_digest(d, data, len, out, outlen);
-  return fh_digest_in(ll, st->ctx, alg, data, len, out, outlen);
-}
-
-int fh_digest_env(fh_state *st, const fh_alg *alg, const uint8_t *data,
-                  size_t len, uint8_t *out, size_t outlen) {
-  fh_ll_ctx c;
-  int ok = fh_digest_env_in(st, &c, alg, data, len, out, outlen);
-
-  if (alg->kind != FH_KIND_EVP) fh_wipe(&c, fh_ll_size(alg->kind));
+  if (st != NULL && st->direct[alg - st->algs].ctx != NULL)
+    return direct_digest(&st->direct[alg - st->algs], data, len, out, outlen);
+  if (alg->kind == FH_KIND_EVP)
+    return evp_one_shot(st, alg, data, len, out, outlen);
+  ok = fh_ll_init(alg->kind, c) && fh_ll_update(alg->kind, c, data, len) &&
+       fh_ll_final(alg->kind, c, out);
+  if (scratch == NULL) fh_wipe(&own, fh_ll_size(alg->kind));
   return ok;
-}
-
-int fh_stream_init(fh_stream *s, const fh_alg *alg, EVP_MD_CTX *evp) {
-  s->alg = alg;
-  s->evp = evp;
-  if (alg->kind == FH_KIND_EVP) return EVP_DigestInit_ex(evp, alg->md, NULL);
-  return fh_ll_init(alg->kind, &s->ll);
-}
-
-int fh_stream_update(fh_stream *s, const uint8_t *p, size_t n) {
-  if (s->alg->kind == FH_KIND_EVP) return EVP_DigestUpdate(s->evp, p, n);
-  return fh_ll_update(s->alg->kind, &s->ll, p, n);
-}
-
-int fh_stream_final(fh_stream *s, uint8_t *out, size_t outlen) {
-  const fh_alg *alg = s->alg;
-
-  if (alg->kind != FH_KIND_EVP) return fh_ll_final(alg->kind, &s->ll, out);
-  if (!alg->xof) return EVP_DigestFinal_ex(s->evp, out, NULL);
-  /* SHAKE of length 0 is the empty string; OpenSSL refuses to squeeze 0. */
-  return outlen == 0 || EVP_DigestFinalXOF(s->evp, out, outlen);
-}
-
-void fh_stream_wipe(fh_stream *s) {
-  if (s->alg->kind != FH_KIND_EVP)
-    fh_wipe(&s->ll, fh_ll_size(s->alg->kind));
 }

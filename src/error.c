@@ -1,10 +1,15 @@
 /* Throwing JS errors: every error the addon raises carries a Node-style code. */
+/* uv.h needs the POSIX types (pthread_rwlock_t, addrinfo) that strict C99
+ * hides. */
+#define _XOPEN_SOURCE 700
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include <openssl/err.h>
+#include <uv.h>
 
 #include "fast_hash.h"
 
@@ -98,4 +103,31 @@ void fh_throw_openssl(napi_env env, const char *what) {
   code[n] = '\0';
   ERR_error_string_n(err, text, sizeof(text));
   fh_throw(env, FH_ERROR, code, "%s failed: %s", what, text);
+}
+
+void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path) {
+  napi_value error;
+
+  if (fh_fs_error_value(env, err, path, &error)) napi_throw(env, error);
+}
+
+int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
+                      napi_value *result) {
+  char message[1024];
+  napi_value code, text, value;
+  const char *name = uv_err_name(err->code);
+
+  /* As fs words it: "ENOENT: no such file or directory, open '/x'". */
+  snprintf(message, sizeof(message), "%s: %s, %s '%s'", name,
+           uv_strerror(err->code), err->syscall, path);
+  CALL(env, napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code));
+  CALL(env, napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text));
+  CALL(env, napi_create_error(env, code, text, result));
+  CALL(env, napi_create_int32(env, err->code, &value));
+  CALL(env, napi_set_named_property(env, *result, "errno", value));
+  CALL(env, napi_create_string_utf8(env, err->syscall, NAPI_AUTO_LENGTH, &value));
+  CALL(env, napi_set_named_property(env, *result, "syscall", value));
+  CALL(env, napi_create_string_utf8(env, path, NAPI_AUTO_LENGTH, &value));
+  CALL(env, napi_set_named_property(env, *result, "path", value));
+  return 1;
 }

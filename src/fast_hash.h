@@ -26,9 +26,9 @@
  * memory is given back, on every exit path. fh_wipe is memset followed by an
  * empty asm that takes the pointer and clobbers memory: the compiler must
  * assume the zeros are read, so it cannot drop them as dead stores. That is
- * OPENSSL_cleanse's guarantee; OPENSSL_cleanse itself (x86-64) stores 8
- * bytes per loop turn, and at digest and key-block sizes that loop was 4% of
- * a 64-byte HMAC-SHA256, where memset's vector stores take a few ns. */
+ * OPENSSL_cleanse's guarantee at memset's speed (OPENSSL_cleanse stores 8
+ * bytes per loop turn; at key-block sizes the difference shows in a short
+ * HMAC). */
 static inline void fh_wipe(void *p, size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
   memset(p, 0, n);
@@ -163,16 +163,22 @@ int fh_alg_resolve(fh_state *st, const char *name);
 /* Follows FIPS mode, which crypto.setFips() can switch at run time: when it
  * changed since the digests were fetched, they are fetched again under the
  * new default properties (a forbidden one is left NULL) and the low-level
- * path is turned off or on. Slot IDs stay as they are. Asking OpenSSL costs
- * about 50 ns (a lock), a third of a short hash() call, so the per-call path
- * asks every FH_FIPS_CHECK_EVERY calls; every call that fetches, makes a key
- * or starts a batch, async or file digest asks each time. */
-void fh_state_follow_fips(fh_state *st);
+ * path is turned off or on; slot IDs stay as they are. Asking OpenSSL takes
+ * a lock, a visible part of a short call, so with `now` 0 it asks only every
+ * FH_FIPS_CHECK_EVERY calls (the per-call paths); calls that fetch, make a
+ * key, or start a batch, an async job or a file pass 1. Called by the two
+ * argument readers (fh_get_spec, fh_hmac_key_get) and nowhere else. */
+void fh_state_check_fips(fh_state *st, int now);
 #define FH_FIPS_CHECK_EVERY 1024
 
-/* ---- digests (digest.c) -------------------------------------------------- */
+/* ---- digest states (digest.c) --------------------------------------------
+ * The one place that knows how a digest is computed: OpenSSL's low-level
+ * structs (MD5, SHA-1, SHA-2: no dispatch, no allocation), a provider's own
+ * functions (other fixed-length digests, one-shots on the environment's
+ * thread), or EVP (XOFs, FIPS mode, forced EVP, other threads). Everything
+ * else digests through fh_digest or an fh_md and never asks which. */
 
-/* Low-level contexts, one of which lives on the stack per call. */
+/* Low-level contexts. */
 typedef union {
   MD5_CTX md5;
   SHA_CTX sha1;
@@ -180,53 +186,50 @@ typedef union {
   SHA512_CTX sha512;
 } fh_ll_ctx;
 
-int fh_ll_init(fh_kind kind, fh_ll_ctx *c);
-int fh_ll_update(fh_kind kind, fh_ll_ctx *c, const uint8_t *p, size_t n);
-int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out);
-/* The bytes of the union that `kind` uses: what must be copied and wiped. */
-size_t fh_ll_size(fh_kind kind);
-/* Finishing by hand, for HMAC's short tails: the block size; the padding of
- * a message of `total` bytes whose last `used` bytes are at buf[0..used)
- * (buf holds used + 2 blocks), returning the padded length, a whole number
- * of blocks; and the digest read from a state that has absorbed exactly
- * the padded message. */
-size_t fh_ll_block(fh_kind kind);
-size_t fh_ll_pad(fh_kind kind, uint8_t *buf, size_t used, uint64_t total);
-void fh_ll_output(fh_kind kind, const fh_ll_ctx *c, uint8_t *out);
-
-/* Digests data[0..len) into out[0..outlen). outlen must be alg->size unless
- * alg->xof. EVP kinds run in `ctx` (the environment's on the main thread, a
- * job's own on the thread pool). Returns 1, or 0 with the reason on
- * OpenSSL's error queue. */
-int fh_digest(EVP_MD_CTX *ctx, const fh_alg *alg, const uint8_t *data,
-              size_t len, uint8_t *out, size_t outlen);
-
-/* The same in a caller's low-level context, which it wipes when done: a
- * batch wipes once, not per digest. */
-int fh_digest_in(fh_ll_ctx *ll, EVP_MD_CTX *ctx, const fh_alg *alg,
-                 const uint8_t *data, size_t len, uint8_t *out, size_t outlen);
-
-/* The same on the environment's own state, on its thread only: alg is one of
- * st->algs, and EVP kinds run on its provider context for alg when there is
- * one, else on st->ctx. fh_digest_env_in leaves the wipe of ll to the
- * caller, as fh_digest_in does. */
-int fh_digest_env(fh_state *st, const fh_alg *alg, const uint8_t *data,
-                  size_t len, uint8_t *out, size_t outlen);
-int fh_digest_env_in(fh_state *st, fh_ll_ctx *ll, const fh_alg *alg,
-                     const uint8_t *data, size_t len, uint8_t *out,
-                     size_t outlen);
-/* The same, fed in pieces (files). */
+/* A digest in progress. It is closed when its memory is zeroed and after
+ * fh_md_close. EVP kinds run in an EVP_MD_CTX that is either lent by the
+ * caller (the environment's, reused call after call, and reset on close)
+ * or the state's own (made when it opens, freed on close). */
 typedef struct {
-  const fh_alg *alg;
-  fh_ll_ctx ll;
-  EVP_MD_CTX *evp;
-} fh_stream;
+  uint8_t kind;      /* fh_kind, fixed when it opens (FIPS mode may change
+                        the algorithm slot's kind later) */
+  uint8_t xof;
+  uint8_t open;
+  uint8_t own;       /* evp is the state's own */
+  EVP_MD_CTX *evp;   /* EVP kinds */
+  fh_ll_ctx ll;      /* low-level kinds */
+} fh_md;
 
-int fh_stream_init(fh_stream *s, const fh_alg *alg, EVP_MD_CTX *evp);
-int fh_stream_update(fh_stream *s, const uint8_t *p, size_t n);
-int fh_stream_final(fh_stream *s, uint8_t *out, size_t outlen);
-/* Wipes the low-level state (the EVP one belongs to the caller). */
-void fh_stream_wipe(fh_stream *s);
+/* Starts a digest of alg in m: a closed m opens (EVP kinds in `lent`, or a
+ * context of its own when lent is NULL); an open one restarts in its
+ * context (same kind). Returns 1, or 0 with the reason on OpenSSL's queue
+ * (m is then still closable). */
+int fh_md_start(fh_md *m, const fh_alg *alg, EVP_MD_CTX *lent);
+int fh_md_update(fh_md *m, const uint8_t *p, size_t n);
+/* Writes the digest to out[0..outlen): outlen is the digest's size unless
+ * it is an XOF (any length, 0 included). */
+int fh_md_final(fh_md *m, uint8_t *out, size_t outlen);
+/* fh_md_update of p[0..n), then fh_md_final: a short tail after whole
+ * blocks goes through the compression function with its padding in one
+ * update, and the digest is read from the state. */
+int fh_md_finish(fh_md *m, const uint8_t *p, size_t n, uint8_t *out,
+                 size_t outlen);
+/* Makes dst a copy of src: a closed dst opens as src's kind (EVP kinds in
+ * `lent`, or a context of its own), an open one is overwritten. */
+int fh_md_copy(fh_md *dst, const fh_md *src, EVP_MD_CTX *lent);
+/* Wipes the state, resets a lent context, frees an own one. */
+void fh_md_close(fh_md *m);
+/* The native memory the state holds beyond itself (an estimate, told to
+ * V8 by the holders of long-lived states). */
+size_t fh_md_heap(const fh_md *m);
+
+/* One-shot digest of data[0..len) into out[0..outlen) (outlen as in
+ * fh_md_final). st: the environment's state, on its thread (its provider
+ * contexts and EVP context are used), or NULL on any other thread. scratch:
+ * a low-level state the caller wipes once for a whole batch, or NULL.
+ * Returns 1, or 0 with the reason on OpenSSL's queue. */
+int fh_digest(fh_state *st, fh_ll_ctx *scratch, const fh_alg *alg,
+              const uint8_t *data, size_t len, uint8_t *out, size_t outlen);
 
 /* ---- HMAC (hmac.c) ------------------------------------------------------- */
 
@@ -235,66 +238,46 @@ typedef struct fh_input fh_input;
 /* One HMAC computation (RFC 2104): inner = H(K0 ^ ipad || message), then
  * MAC = H(K0 ^ opad || inner), both run in one working state. Everything it
  * fills with key-derived bytes lives here, so one wipe covers every exit. */
-/* Tails up to this many bytes (a message, or the inner digest) go with their
- * padding through the compression function in one update, with no Final:
- * one call for all their blocks instead of an update, a buffered copy and a
- * final block; 4% of a 64-byte HMAC-SHA256. */
-#define FH_HMAC_SHORT 256
 typedef struct {
-  /* block_len bytes of K0 ^ ipad (then ^ opad), followed by the inner digest
+  /* block bytes of K0 ^ ipad (then ^ opad), followed by the inner digest
    * and the MAC (alg->size bytes each): one contiguous span to wipe. */
   uint8_t bytes[FH_MAX_BLOCK + 2 * EVP_MAX_MD_SIZE];
-  size_t block_len;             /* 0 until a key block is made */
-  /* A short tail and its padding (low-level kinds); tail_len: the most of it
-   * used, to wipe. */
-  uint8_t tail[FH_HMAC_SHORT + 2 * SHA512_CBLOCK];
-  size_t tail_len;
-  fh_ll_ctx ctx;                /* the working state, low-level kinds */
-  EVP_MD_CTX *evp;              /* the working state, EVP kinds: reset by
-                                   the wipe (the environment's context) */
+  int keyed;                    /* a key block was made */
+  fh_md md;                     /* the working state */
 } fh_hmac_work;
 
 #define FH_HMAC_INNER(w, alg) ((w)->bytes + (alg)->block)
 #define FH_HMAC_MAC(w, alg) ((w)->bytes + (alg)->block + (alg)->size)
 
-/* Whether HMAC takes this digest: not an XOF, a block no larger than ours. */
+/* Whether HMAC takes this digest: not an XOF, a block no larger than
+ * fh_hmac_work's (this protects its memory: fh_get_spec checks it for every
+ * HMAC entry). */
 int fh_hmac_capable(const fh_alg *alg);
 
-/* The digest for an HMAC algorithm ID from the shim: as fh_get_alg, and
- * capable digests only (else ERR_CRYPTO_INVALID_DIGEST). */
-int fh_get_hmac_alg(napi_env env, fh_state *st, napi_value value,
-                    const fh_alg **alg);
-
-/* Sets up w for alg, with `evp` as the working state of EVP kinds: nothing
- * in use yet. */
-void fh_hmac_begin(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
+/* Sets up w: nothing in use yet. */
+void fh_hmac_begin(fh_hmac_work *w);
 
 /* The key block = K0 ^ ipad: K0 is the key, or its digest when longer than a
- * block, zero-padded. Returns 1, or 0 with the reason on OpenSSL's queue. */
-int fh_hmac_key_block(const fh_alg *alg, const uint8_t *key, size_t keylen,
-                      fh_hmac_work *w);
+ * block, zero-padded. st as in fh_digest. Returns 1, or 0 with the reason on
+ * OpenSSL's queue. */
+int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
+                      size_t keylen, fh_hmac_work *w);
 
 /* Turns the key block from K0 ^ ipad into K0 ^ opad. */
 void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w);
 
-/* Starts a state (the working one, or `evp` for EVP kinds) with the key
- * block. */
-int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp);
+/* Starts m with the key block (EVP kinds in `lent`, as fh_md_start). */
+int fh_hmac_keyed(const fh_alg *alg, const fh_hmac_work *w, fh_md *m,
+                  EVP_MD_CTX *lent);
 
-/* The working state, which has absorbed the key block, absorbs msg and
- * writes its digest to out. */
-int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
-                 size_t len, uint8_t *out);
-
-/* The whole one-shot: the MAC of data under key, into FH_HMAC_MAC(w, alg),
- * EVP kinds running in `evp`. The caller wipes w. */
-int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
+/* The whole one-shot: the MAC of data under key, into FH_HMAC_MAC(w, alg).
+ * st as in fh_digest. The caller wipes w. */
+int fh_hmac_compute(fh_state *st, const fh_alg *alg, const uint8_t *key,
                     size_t keylen, const uint8_t *data, size_t len,
                     fh_hmac_work *w);
 
-/* Wipes what w used (only the bytes alg used: the whole area is ~700 bytes)
- * and resets its EVP context (OpenSSL then clears and frees the provider
- * state). */
+/* Wipes what w used (only the bytes alg used: the whole area is ~300
+ * bytes) and closes its working state. */
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w);
 
 /* The JS result of a computed MAC, for the entry points whose last argument
@@ -311,6 +294,9 @@ int fh_verdict(napi_env env, const uint8_t *mac, size_t n, napi_value given,
                fh_encoding enc, napi_value *result);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
+/* The JS shim checks every rule first and passes IDs it got from the
+ * binding; these readers re-check only what protects memory or could make
+ * a direct call into the binding crash, and throw coded errors for it. */
 
 /* Strings up to this many UTF-16 units are UTF-8 encoded on the stack (at most
  * 3 bytes per unit); longer ones into one heap buffer. */
@@ -335,6 +321,10 @@ struct fh_input {
  * string's copy would cost another pass over it). */
 int fh_get_input(napi_env env, napi_value value, fh_input *in);
 int fh_get_key(napi_env env, napi_value value, fh_input *in);
+/* fh_get_input cut to its first n bytes, n read from `nv` (no more than it
+ * has). */
+int fh_get_input_prefix(napi_env env, napi_value value, napi_value nv,
+                        fh_input *in);
 void fh_input_release(fh_input *in);
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
@@ -347,12 +337,33 @@ int fh_get_output_of(napi_env env, napi_value value, size_t n, uint8_t **data);
  * and small enough that a count of them times it cannot wrap. */
 #define FH_MAX_OUTPUT ((size_t)1 << 40)
 int fh_get_size(napi_env env, napi_value value, size_t *out);
-/* The digest for an algorithm ID from the shim, checked: IDs are only ever
- * handed out by resolve(), but the binding must not trust its caller. */
-int fh_get_alg(napi_env env, fh_state *st, napi_value value,
-               const fh_alg **out);
-/* An output encoding ID (from `encodings`, 'buffer' included), checked. */
+
+/* An output encoding ID (from `encodings`, 'buffer' included). */
 int fh_get_encoding(napi_env env, napi_value value, fh_encoding *out);
+
+/* What a digest call asks for: the algorithm, the output encoding and the
+ * output length. */
+typedef struct {
+  const fh_alg *alg;
+  fh_encoding enc;
+  size_t length;
+} fh_spec;
+
+enum {
+  FH_SPEC_HMAC = 1,   /* HMAC-capable digests only; the length is the size */
+  FH_SPEC_FRESH = 2   /* FIPS mode asked now (fh_state_check_fips) */
+};
+
+/* Reads an algorithm ID (from resolve()), an encoding ID (encv NULL: none;
+ * 'buffer' included) and the output length (read for XOFs only, lenv NULL:
+ * none; every other digest gives exactly its own size). Returns 1, or 0
+ * with an exception pending. */
+int fh_get_spec(napi_env env, fh_state *st, napi_value algv, napi_value encv,
+                napi_value lenv, int flags, fh_spec *spec);
+
+/* A path (string or Buffer) as a heap C string; NULL with an exception
+ * pending. */
+char *fh_get_path(napi_env env, napi_value value);
 
 /* ---- output encodings (encode.c) ----------------------------------------- */
 
@@ -375,6 +386,24 @@ int fh_make_string(napi_env env, fh_encoding enc, const uint8_t *src,
  * into a new string in `enc`. */
 int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
             fh_encoding enc, napi_value *result);
+
+/* Where a digest of n bytes is written: the caller's Buffer `into` (passed
+ * when JS wants bytes; exactly n bytes), else the stack, else (an XOF output
+ * past EVP_MAX_MD_SIZE) the heap. Every entry point makes text of any
+ * length, so JS need not know where the stack ends. */
+typedef struct {
+  uint8_t *bytes;
+  size_t n;
+  napi_value into;
+  uint8_t stack[EVP_MAX_MD_SIZE];
+} fh_out;
+
+/* Returns 1, or 0 with an exception pending and nothing to close. */
+int fh_out_open(napi_env env, fh_out *o, napi_value into, size_t n);
+/* The JS result: when ok and no Buffer was given, the text in enc (else
+ * NULL). The bytes are wiped, unless they are the caller's Buffer, and the
+ * heap is freed. */
+napi_value fh_out_close(napi_env env, fh_out *o, int ok, fh_encoding enc);
 
 /* The optional last argument: argv[i] if the caller passed it, else NULL. */
 #define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)
@@ -404,7 +433,7 @@ typedef struct {
  * (async.c, hashFileSync). Touches no JS: runs on any thread. */
 typedef struct {
   int fd;             /* a uv_file; -1 once closed */
-  fh_stream s;
+  fh_md md;
   uint8_t *chunk;     /* FH_FILE_CHUNK bytes */
   int64_t done;       /* bytes read so far */
   fh_fs_error err;    /* set on a file-system failure */
@@ -417,32 +446,20 @@ typedef struct {
 
 enum { FH_FILE_FAILED = 0, FH_FILE_END = 1, FH_FILE_MORE = 2 };
 
-/* Opens the file at `path` for a digest of alg (EVP kinds in `evp`, which
- * must outlive f). Returns 1; or 0, with nothing to close, and f->err set on
- * a file-system failure or the reason on OpenSSL's queue. */
-int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
+/* Opens the file at `path` for a digest of alg (EVP kinds in `lent`, which
+ * must outlive f, or in a context of f's own when lent is NULL). Returns 1;
+ * or 0, with nothing to close, and f->err set on a file-system failure or
+ * the reason on OpenSSL's queue. */
+int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
                  const char *path);
-/* Hashes the next slice: FH_FILE_MORE, FH_FILE_END at the end of the file,
- * or FH_FILE_FAILED (f->err set, or the reason on OpenSSL's queue). */
-int fh_file_slice(fh_file *f);
+/* Hashes the next slice: FH_FILE_MORE, FH_FILE_END at the end of the file
+ * (the digest is then in out[0..outlen)), or FH_FILE_FAILED (f->err set, or
+ * the reason on OpenSSL's queue). */
+int fh_file_slice(fh_file *f, uint8_t *out, size_t outlen);
 /* Wipes the state, frees the chunk and closes the file. */
 void fh_file_close(fh_file *f);
 
-/* One read of up to len bytes from fd (a uv_file) at its current position,
- * retried when interrupted: the byte count, 0 at the end, or a negative
- * libuv error. */
-int64_t fh_file_read(int fd, uint8_t *buf, size_t len);
-
-/* (file_reader.c) Hashes the rest of a slice of the file fd into s, its
- * first chunk (FH_FILE_CHUNK bytes, not yet hashed) in `first`: a reader
- * thread reads ahead while this thread hashes until the end of the file or
- * uv_hrtime() passes `until`; the thread is joined and what it read is
- * hashed before the return. Returns FH_FILE_MORE, FH_FILE_END, or
- * FH_FILE_FAILED with err->code set on a read failure or with the reason on
- * OpenSSL's queue; or -1 with nothing read or hashed when the thread cannot
- * start (the caller reads on itself). */
-int fh_file_hash_rest(fh_stream *s, int fd, uint8_t *first, uint64_t until,
-                      fh_fs_error *err);
+/* ---- file-system errors (error.c) ----------------------------------------- */
 
 /* The Node-style error for a file-system failure: code, errno, syscall and
  * path set, worded as fs words it. */
@@ -450,13 +467,11 @@ int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
                       napi_value *result);
 void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path);
 
-/* A path (string or Buffer) as a heap C string; NULL with an exception
- * pending. */
-char *fh_get_path(napi_env env, napi_value value);
-
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
 napi_value fh_hash(napi_env env, napi_callback_info info);
+napi_value fh_hash_prefix(napi_env env, napi_callback_info info);
+napi_value fh_hash_file_sync(napi_env env, napi_callback_info info);
 napi_value fh_resolve(napi_env env, napi_callback_info info);
 
 /* ---- exported functions (hmac.c, hmac_key.c) ----------------------------- */
@@ -472,8 +487,7 @@ napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info);
  * streaming HMAC. */
 typedef struct {
   fh_alg alg;                 /* a copy holding its own EVP_MD reference */
-  fh_ll_ctx inner, outer;     /* keyed states, low-level kinds */
-  EVP_MD_CTX *inner_evp, *outer_evp;  /* keyed states, EVP kinds */
+  fh_md inner, outer;         /* keyed states, with contexts of their own */
   int live;                   /* cleared by destroy() */
   int fips;                   /* FIPS mode when keyed: a key never outlives
                                  a switch (its digest was fetched before) */
@@ -495,26 +509,23 @@ int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
 /* One hasher's state: a slot of the environment's store. */
 typedef struct {
   uint32_t gen;           /* the generation its token names */
-  uint8_t kind;           /* fh_kind, fixed at start (FIPS mode may change
-                             the algorithm slot's kind later) */
-  uint8_t xof;
   uint8_t hmac;           /* digest() finishes the outer state too */
   uint32_t size;          /* the digest's own output length */
   size_t length;          /* output bytes digest() gives */
-  EVP_MD_CTX *evp;        /* EVP kinds: the (inner) state */
-  EVP_MD_CTX *outer_evp;  /* EVP kinds, HMAC: the outer state */
-  fh_ll_ctx ll[2];        /* low-level kinds: the (inner) state and, for
-                             HMAC, the outer one */
+  size_t heap;            /* native memory of its states, told to V8 */
+  fh_md md[2];            /* the (inner) state and, for HMAC, the outer
+                             one, each with a context of its own */
 } fh_hasher;
 
-/* A free slot set up for a hasher of `kind` (EVP contexts made for EVP
- * kinds, low-level states left to the caller), and its token for JS.
- * Returns NULL with an exception pending. */
-fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
+/* A free slot, its states closed, and its token for JS. Returns NULL with
+ * an exception pending. */
+fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
                            int64_t *token);
+/* Tells V8 of the memory h's states hold, once they are set up. */
+void fh_hasher_account(napi_env env, fh_state *st, fh_hasher *h);
 /* The live hasher a token names, or NULL (never issued, or released). */
 fh_hasher *fh_hasher_find(fh_state *st, int64_t token);
-/* Wipes and frees a hasher's state and frees its slot: its token is dead. */
+/* Wipes and closes a hasher's states and frees its slot: its token is dead. */
 void fh_hasher_release(napi_env env, fh_state *st, int64_t token);
 
 /* ---- exported functions (hasher.c) --------------------------------------- */
@@ -525,15 +536,13 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info);
 napi_value fh_hasher_copy(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_hasher(napi_env env, napi_callback_info info);
 napi_value fh_hasher_free(napi_env env, napi_callback_info info);
-napi_value fh_hash_prefix(napi_env env, napi_callback_info info);
 napi_value fh_hasher_store_stats(napi_env env, napi_callback_info info);
 /* Wipes and frees every hasher state of the environment (at its teardown). */
 void fh_hashers_free(fh_state *st);
 
-/* ---- exported functions (many.c, file.c, async.c) ------------------------ */
+/* ---- exported functions (many.c, async.c) --------------------------------- */
 
 napi_value fh_hash_many(napi_env env, napi_callback_info info);
-napi_value fh_hash_file_sync(napi_env env, napi_callback_info info);
 napi_value fh_hash_async(napi_env env, napi_callback_info info);
 napi_value fh_hmac_async(napi_env env, napi_callback_info info);
 napi_value fh_hash_file(napi_env env, napi_callback_info info);

@@ -1,17 +1,28 @@
 /* Digests of files, read in native code in large chunks through libuv's
  * synchronous file calls (portable, and safe on any thread): no file byte
- * passes through JavaScript. Files longer than a chunk are read ahead on a
- * thread of their own (file_reader.c). Used by hashFileSync here and by
- * hashFile on the thread pool (async.c). */
+ * passes through JavaScript. Used by hashFileSync (hash.c) and by hashFile
+ * on the thread pool (async.c).
+ *
+ * A file longer than a few chunks is read ahead: a reader thread fills a
+ * ring of chunk buffers while the calling thread hashes the chunks already
+ * read. On one thread the copy out of the page cache and the digest take
+ * turns; on two they overlap. The reader is woken as seldom as possible:
+ * once the ring is full it sleeps until half of it is free, then reads that
+ * half in one go. Each wake-up can take the hashing thread's CPU for a
+ * moment (on a busy machine, or where the two share a core), so one per
+ * half ring costs less than one per chunk.
+ *
+ * Nothing here is shared beyond one call: the ring, its lock and its thread
+ * belong to the caller, so any number of calls (thread-pool jobs, workers)
+ * run side by side. File bytes are the caller's data, not key material:
+ * chunks are freed without a wipe, as message copies are. */
 /* uv.h needs the POSIX types (pthread_rwlock_t, addrinfo) that strict C99
  * hides. */
 #define _XOPEN_SOURCE 700
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/err.h>
 #include <uv.h>
 
 #include "fast_hash.h"
@@ -20,7 +31,9 @@
  * after its first chunk. */
 #define FH_FILE_MIN_AHEAD ((int64_t)2 * FH_FILE_CHUNK)
 
-int64_t fh_file_read(int fd, uint8_t *buf, size_t len) {
+/* One read of up to len bytes from fd at its current position, retried when
+ * interrupted: the byte count, 0 at the end, or a negative libuv error. */
+static int64_t file_read(int fd, uint8_t *buf, size_t len) {
   uv_fs_t req;
   uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
   ssize_t n;
@@ -32,6 +45,182 @@ int64_t fh_file_read(int fd, uint8_t *buf, size_t len) {
     uv_fs_req_cleanup(&req);
   } while (n == UV_EINTR);
   return n;
+}
+
+/* Chunks in flight, the caller's first one included: the reader sleeps and
+ * wakes once per half ring. */
+#define FH_RING_SLOTS 8
+
+typedef struct {
+  uv_file fd;
+  uint8_t *slot[FH_RING_SLOTS];
+  uint8_t *block;               /* slots 1.. in one allocation */
+  int64_t len[FH_RING_SLOTS];   /* bytes read; 0 at the end; a libuv error */
+  unsigned filled, hashed;      /* chunks read and hashed so far (both wrap
+                                   alike: only their difference is used) */
+  int sleeping;                 /* the reader waits for half a ring */
+  int stop;                     /* the hasher is done: the reader ends */
+  uv_mutex_t lock;
+  uv_cond_t can_read, can_hash;
+} fh_ring;
+
+/* Under the lock, on the reader thread: when the ring is full, sleeps until
+ * half of it is free or the hasher stops. Returns 0 on stop. */
+static int wait_for_room(fh_ring *r) {
+  if (r->filled - r->hashed == FH_RING_SLOTS) {
+    r->sleeping = 1;
+    while (r->filled - r->hashed > FH_RING_SLOTS / 2 && !r->stop)
+      uv_cond_wait(&r->can_read, &r->lock);
+    r->sleeping = 0;
+  }
+  return !r->stop;
+}
+
+/* On the reader thread: reads chunk after chunk into the free slots until
+ * the end of the file, a read error (both passed on in a slot) or stop. */
+static void reader_main(void *arg) {
+  fh_ring *r = arg;
+  int64_t n = 1;
+  unsigned i;
+
+  uv_mutex_lock(&r->lock);
+  while (n > 0 && wait_for_room(r)) {
+    i = r->filled % FH_RING_SLOTS;
+    uv_mutex_unlock(&r->lock);
+    n = file_read(r->fd, r->slot[i], FH_FILE_CHUNK);
+    uv_mutex_lock(&r->lock);
+    r->len[i] = n;
+    r->filled++;
+    uv_cond_signal(&r->can_hash);
+  }
+  uv_mutex_unlock(&r->lock);
+}
+
+/* Sets up a ring whose slot 0 is `first`, a full chunk already read. Returns
+ * 1, or 0 with nothing left to release. */
+static int ring_open(fh_ring *r, uv_file fd, uint8_t *first) {
+  unsigned i;
+
+  memset(r, 0, sizeof(*r));
+  r->fd = fd;
+  r->block = malloc((size_t)(FH_RING_SLOTS - 1) * FH_FILE_CHUNK);
+  if (r->block == NULL) return 0;
+  r->slot[0] = first;
+  for (i = 1; i < FH_RING_SLOTS; i++)
+    r->slot[i] = r->block + (size_t)(i - 1) * FH_FILE_CHUNK;
+  r->len[0] = FH_FILE_CHUNK;
+  r->filled = 1;
+  if (uv_mutex_init(&r->lock) != 0) goto no_lock;
+  if (uv_cond_init(&r->can_read) != 0) goto no_read_cond;
+  if (uv_cond_init(&r->can_hash) != 0) goto no_hash_cond;
+  return 1;
+no_hash_cond:
+  uv_cond_destroy(&r->can_read);
+no_read_cond:
+  uv_mutex_destroy(&r->lock);
+no_lock:
+  free(r->block);
+  return 0;
+}
+
+/* Releases what ring_open made (the reader has been joined). */
+static void ring_close(fh_ring *r) {
+  uv_cond_destroy(&r->can_hash);
+  uv_cond_destroy(&r->can_read);
+  uv_mutex_destroy(&r->lock);
+  free(r->block);
+}
+
+/* On the hashing thread: gives the previous slot back (when `done`), waits
+ * for the next one and returns its length, its index in *i. The reader is
+ * woken after the lock is let go, so that it does not wake only to wait for
+ * the lock. */
+static int64_t next_slot(fh_ring *r, int done, unsigned *i) {
+  int64_t n;
+  int wake = 0;
+
+  uv_mutex_lock(&r->lock);
+  if (done) {
+    r->hashed++;
+    wake = r->sleeping && r->filled - r->hashed == FH_RING_SLOTS / 2;
+  }
+  while (r->filled == r->hashed) uv_cond_wait(&r->can_hash, &r->lock);
+  *i = r->hashed % FH_RING_SLOTS;
+  n = r->len[*i];
+  uv_mutex_unlock(&r->lock);
+  if (wake) uv_cond_signal(&r->can_read);
+  return n;
+}
+
+/* Tells the reader to end and waits for it: a read under way finishes
+ * first. */
+static void stop_reader(fh_ring *r, uv_thread_t *thread) {
+  uv_mutex_lock(&r->lock);
+  r->stop = 1;
+  uv_mutex_unlock(&r->lock);
+  uv_cond_signal(&r->can_read);
+  uv_thread_join(thread);
+}
+
+/* After stop_reader: hashes what the reader had read and the hasher had not
+ * yet taken (those bytes are gone from the file). Returns FH_FILE_MORE,
+ * FH_FILE_END when one of them is the end of the file, or FH_FILE_FAILED
+ * with err->code set on a read failure or the reason on OpenSSL's queue. */
+static int drain(fh_ring *r, fh_md *s, fh_fs_error *err) {
+  int64_t n;
+
+  for (; r->hashed != r->filled; r->hashed++) {
+    n = r->len[r->hashed % FH_RING_SLOTS];
+    if (n == 0) return FH_FILE_END;
+    if (n < 0) {
+      err->code = (int)n;
+      err->syscall = "read";
+      return FH_FILE_FAILED;
+    }
+    if (!fh_md_update(s, r->slot[r->hashed % FH_RING_SLOTS], (size_t)n))
+      return FH_FILE_FAILED;
+  }
+  return FH_FILE_MORE;
+}
+
+/* Hashes the rest of a slice of the file fd into s, its first chunk
+ * (FH_FILE_CHUNK bytes, not yet hashed) in `first`: a reader thread reads
+ * ahead while this thread hashes until the end of the file or uv_hrtime()
+ * passes `until`; the thread is joined and what it read is hashed before
+ * the return. Returns FH_FILE_MORE, FH_FILE_END, or FH_FILE_FAILED with
+ * err->code set on a read failure or with the reason on OpenSSL's queue; or
+ * -1 with nothing read or hashed when the thread cannot start (the caller
+ * reads on itself). */
+static int hash_rest(fh_md *s, int fd, uint8_t *first, uint64_t until,
+                     fh_fs_error *err) {
+  fh_ring r;
+  uv_thread_t thread;
+  int64_t n;
+  unsigned i;
+  int ok = 1;
+
+  if (!ring_open(&r, fd, first)) return -1;
+  if (uv_thread_create(&thread, reader_main, &r) != 0) {
+    ring_close(&r);
+    return -1;
+  }
+  n = next_slot(&r, 0, &i);
+  while (n > 0 && (ok = fh_md_update(s, r.slot[i], (size_t)n)) &&
+         uv_hrtime() < until)
+    n = next_slot(&r, 1, &i);
+  stop_reader(&r, &thread);
+  if (n > 0 && ok) {
+    r.hashed++; /* slot i is hashed */
+    ok = drain(&r, s, err);
+  } else if (n < 0) {
+    err->code = (int)n;
+    err->syscall = "read";
+    ok = FH_FILE_FAILED;
+  } else {
+    ok = ok ? FH_FILE_END : FH_FILE_FAILED;
+  }
+  ring_close(&r);
+  return ok;
 }
 
 /* Whether the rest of the file is worth a reader thread: not for a regular
@@ -57,23 +246,23 @@ static int worth_reading_ahead(uv_file fd, int64_t done) {
  * cannot start: then -1, with the chunk not yet hashed. */
 static int read_ahead(fh_file *f, uint64_t until) {
   if (!worth_reading_ahead(f->fd, f->done)) return -1;
-  return fh_file_hash_rest(&f->s, f->fd, f->chunk, until, &f->err);
+  return hash_rest(&f->md, f->fd, f->chunk, until, &f->err);
 }
 
 /* Reads stay on this thread while they come short (small files, pipes: no
  * thread to start and join); the first full chunk of a slice means the file
  * may go on, and the rest of the slice is read ahead (read_ahead). */
-int fh_file_slice(fh_file *f) {
+static int slice(fh_file *f) {
   uint64_t until = uv_hrtime() + FH_FILE_SLICE_NS;
   int64_t n;
   int rest;
 
   for (;;) {
-    n = fh_file_read(f->fd, f->chunk, FH_FILE_CHUNK);
+    n = file_read(f->fd, f->chunk, FH_FILE_CHUNK);
     if (n <= 0) break;
     f->done += n;
     if (n == FH_FILE_CHUNK && (rest = read_ahead(f, until)) >= 0) return rest;
-    if (!fh_stream_update(&f->s, f->chunk, (size_t)n)) return FH_FILE_FAILED;
+    if (!fh_md_update(&f->md, f->chunk, (size_t)n)) return FH_FILE_FAILED;
     if (uv_hrtime() >= until) return FH_FILE_MORE;
   }
   if (n == 0) return FH_FILE_END;
@@ -82,12 +271,18 @@ int fh_file_slice(fh_file *f) {
   return FH_FILE_FAILED;
 }
 
-int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
+int fh_file_slice(fh_file *f, uint8_t *out, size_t outlen) {
+  int r = slice(f);
+
+  return r == FH_FILE_END && !fh_md_final(&f->md, out, outlen) ? FH_FILE_FAILED
+                                                               : r;
+}
+
+int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
                  const char *path) {
   uv_fs_t req;
 
   memset(f, 0, sizeof(*f));
-  f->s.alg = alg;
   f->fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
   uv_fs_req_cleanup(&req);
   if (f->fd < 0) {
@@ -98,7 +293,7 @@ int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
   if ((f->chunk = malloc(FH_FILE_CHUNK)) == NULL) {
     f->err.code = UV_ENOMEM;
     f->err.syscall = "read";
-  } else if (fh_stream_init(&f->s, alg, evp)) {
+  } else if (fh_md_start(&f->md, alg, lent)) {
     return 1;
   }
   fh_file_close(f);
@@ -108,7 +303,7 @@ int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *evp,
 void fh_file_close(fh_file *f) {
   uv_fs_t req;
 
-  fh_stream_wipe(&f->s);
+  fh_md_close(&f->md);
   free(f->chunk);
   f->chunk = NULL;
   if (f->fd >= 0) {
@@ -116,125 +311,4 @@ void fh_file_close(fh_file *f) {
     uv_fs_req_cleanup(&req);
   }
   f->fd = -1;
-}
-
-void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path) {
-  napi_value error;
-
-  if (fh_fs_error_value(env, err, path, &error)) napi_throw(env, error);
-}
-
-int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
-                      napi_value *result) {
-  char message[1024];
-  napi_value code, text, value;
-  const char *name = uv_err_name(err->code);
-
-  /* As fs words it: "ENOENT: no such file or directory, open '/x'". */
-  snprintf(message, sizeof(message), "%s: %s, %s '%s'", name,
-           uv_strerror(err->code), err->syscall, path);
-  CALL(env, napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code));
-  CALL(env, napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text));
-  CALL(env, napi_create_error(env, code, text, result));
-  CALL(env, napi_create_int32(env, err->code, &value));
-  CALL(env, napi_set_named_property(env, *result, "errno", value));
-  CALL(env, napi_create_string_utf8(env, err->syscall, NAPI_AUTO_LENGTH, &value));
-  CALL(env, napi_set_named_property(env, *result, "syscall", value));
-  CALL(env, napi_create_string_utf8(env, path, NAPI_AUTO_LENGTH, &value));
-  CALL(env, napi_set_named_property(env, *result, "path", value));
-  return 1;
-}
-
-/* A path from JS (a string, or a Buffer of raw bytes) as a C string on the
- * heap. The shim refuses NUL bytes; they are refused here again. */
-char *fh_get_path(napi_env env, napi_value value) {
-  napi_valuetype type;
-  size_t len;
-  void *bytes;
-  char *path;
-
-  if (napi_typeof(env, value, &type) != napi_ok) return NULL;
-  if (type == napi_string) {
-    if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok ||
-        (path = malloc(len + 1)) == NULL)
-      goto oom;
-    napi_get_value_string_utf8(env, value, path, len + 1, &len);
-  } else {
-    if (fh_get_output(env, value, &bytes, &len) == 0) return NULL;
-    if ((path = malloc(len + 1)) == NULL) goto oom;
-    if (len != 0) memcpy(path, bytes, len); /* an empty Buffer's data may be NULL */
-    path[len] = '\0';
-  }
-  if (strlen(path) == len) return path;
-  free(path);
-  fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_VALUE",
-           "The path must not contain NUL bytes");
-  return NULL;
-oom:
-  fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-           "Failed to allocate memory for a path");
-  return NULL;
-}
-
-/* Digests the file at `path` into md on this (the JS) thread, slice by
- * slice, asking between two whether the environment still runs JS: a
- * worker's terminate() stops the digest there. Returns 1; or 0 with an
- * exception pending. */
-static int digest_here(napi_env env, fh_state *st, const fh_alg *alg,
-                       const char *path, uint8_t *md, size_t outlen) {
-  fh_file f;
-  int r = FH_FILE_FAILED;
-
-  if (fh_file_open(&f, alg, st->ctx, path)) {
-    while ((r = fh_file_slice(&f)) == FH_FILE_MORE && fh_env_running(env, st))
-      continue;
-    if (r == FH_FILE_END && !fh_stream_final(&f.s, md, outlen))
-      r = FH_FILE_FAILED;
-    fh_file_close(&f);
-  }
-  if (r == FH_FILE_END) return 1;
-  if (r == FH_FILE_MORE) {
-    fh_throw(env, FH_ERROR, "ERR_CRYPTO_OPERATION_FAILED",
-             "The digest of '%s' was stopped: the environment is ending", path);
-  } else if (f.err.code != 0) {
-    ERR_clear_error();
-    fh_throw_fs(env, &f.err, path);
-  } else {
-    fh_throw_openssl(env, "Digest");
-  }
-  return 0;
-}
-
-/* hashFileSync(algId, encodingId, path, outputLength[, buffer]) -> string,
- * or fills buffer. */
-napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
-  size_t argc = 5, outlen;
-  napi_value argv[5], result = NULL;
-  void *self;
-  fh_state *st;
-  const fh_alg *alg;
-  fh_encoding enc;
-  uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
-  char *path;
-
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  fh_state_follow_fips(st);
-  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc))
-    return NULL;
-  outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
-  if ((path = fh_get_path(env, argv[2])) == NULL) return NULL;
-  if (outlen > sizeof(stack_md) && (md = malloc(outlen)) == NULL) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-             "Failed to allocate %zu bytes for the digest", outlen);
-    goto done;
-  }
-  if (digest_here(env, st, alg, path, md, outlen))
-    fh_emit(env, FH_OPTIONAL_ARG(argc, argv, 4), md, outlen, enc, &result);
-  fh_wipe(md, outlen);
-done:
-  free(path);
-  if (md != stack_md) free(md);
-  return result;
 }

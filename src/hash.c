@@ -1,4 +1,5 @@
-/* hash(): the one-shot digest entry points the JS shim calls with IDs.
+/* The one-shot entry points the JS shim calls with IDs: hash(), hashPrefix()
+ * (a hasher whose parts all sit in the shim's stage) and hashFileSync().
  *
  * The hot path allocates nothing: the digest is computed into a stack buffer
  * (or into the caller's Buffer), short strings are UTF-8 encoded on the
@@ -8,57 +9,94 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/err.h>
+
 #include "fast_hash.h"
 
-/* hash(algId, encodingId, data, outputLength[, buffer]) -> string, or fills
- * buffer. The length is read only for XOFs, every other digest has exactly
- * its own size. */
-napi_value fh_hash(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5], into, result = NULL;
-  void *data;
-  fh_state *st;
-  fh_encoding enc;
-  const fh_alg *alg;
-  size_t outlen;
+/* hash(algId, encodingId, data, outputLength[, buffer]) and
+ * hashPrefix(algId, encodingId, data, n, outputLength[, buffer]) -> string,
+ * or fill buffer: the digest of data, or of its first n bytes. A Buffer
+ * that is also the input is fine: OpenSSL has read all of the input before
+ * it writes the digest. */
+static napi_value one_shot(napi_env env, napi_callback_info info, int prefix) {
+  size_t argc = 6, at = prefix ? 1 : 0;
+  napi_value argv[6];
+  void *self;
+  fh_spec spec;
   fh_input in;
-  uint8_t stack_md[EVP_MAX_MD_SIZE], *md = stack_md;
+  fh_out out;
+  int ok;
 
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
-  st = data;
-  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc))
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  if (!fh_get_spec(env, self, argv[0], argv[1], argv[3 + at], 0, &spec) ||
+      !fh_out_open(env, &out, FH_OPTIONAL_ARG(argc, argv, 4 + at), spec.length))
     return NULL;
-  outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[3], &outlen)) return NULL;
-  if (!fh_get_input(env, argv[2], &in)) return NULL;
-  into = FH_OPTIONAL_ARG(argc, argv, 4);
-  if (into != NULL) {
-    /* Bytes wanted: the digest goes straight into the caller's Buffer (no
-     * copy to make and wipe; OpenSSL has read all the input before it writes
-     * the digest, so even a Buffer that is also the input is fine). */
-    if (fh_get_output_of(env, into, outlen, &md) &&
-        !fh_digest_env(st, alg, in.data, in.len, md, outlen))
-      fh_throw_openssl(env, "Digest");
+  ok = prefix ? fh_get_input_prefix(env, argv[2], argv[3], &in)
+              : fh_get_input(env, argv[2], &in);
+  if (ok) {
+    ok = fh_digest(self, NULL, spec.alg, in.data, in.len, out.bytes, out.n);
     fh_input_release(&in);
-    return NULL;
+    if (!ok) fh_throw_openssl(env, "Digest");
   }
-  if (outlen > sizeof(stack_md)) {
-    md = malloc(outlen);
-    if (md == NULL) {
-      fh_input_release(&in);
-      fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-               "Failed to allocate %zu bytes for the digest", outlen);
-      return NULL;
-    }
+  return fh_out_close(env, &out, ok, spec.enc);
+}
+
+napi_value fh_hash(napi_env env, napi_callback_info info) {
+  return one_shot(env, info, 0);
+}
+
+napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
+  return one_shot(env, info, 1);
+}
+
+/* Digests the file at `path` into out[0..outlen) on this (the JS) thread,
+ * slice by slice, asking between two whether the environment still runs
+ * JS: a worker's terminate() stops the digest there. Returns 1; or 0 with
+ * an exception pending. */
+static int digest_file_here(napi_env env, fh_state *st, const fh_alg *alg,
+                            const char *path, uint8_t *out, size_t outlen) {
+  fh_file f;
+  int r = FH_FILE_FAILED;
+
+  if (fh_file_open(&f, alg, st->ctx, path)) {
+    while ((r = fh_file_slice(&f, out, outlen)) == FH_FILE_MORE &&
+           fh_env_running(env, st))
+      continue;
+    fh_file_close(&f);
   }
-  if (fh_digest_env(st, alg, in.data, in.len, md, outlen))
-    fh_make_string(env, enc, md, outlen, &result);
-  else
+  if (r == FH_FILE_END) return 1;
+  if (r == FH_FILE_MORE) {
+    fh_throw(env, FH_ERROR, "ERR_CRYPTO_OPERATION_FAILED",
+             "The digest of '%s' was stopped: the environment is ending", path);
+  } else if (f.err.code != 0) {
+    ERR_clear_error();
+    fh_throw_fs(env, &f.err, path);
+  } else {
     fh_throw_openssl(env, "Digest");
-  fh_input_release(&in);
-  fh_wipe(md, outlen);
-  if (md != stack_md) free(md);
-  return result;
+  }
+  return 0;
+}
+
+/* hashFileSync(algId, encodingId, path, outputLength[, buffer]) -> string,
+ * or fills buffer. */
+napi_value fh_hash_file_sync(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  void *self;
+  fh_spec spec;
+  fh_out out;
+  char *path;
+  int ok;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  if (!fh_get_spec(env, self, argv[0], argv[1], argv[3], FH_SPEC_FRESH, &spec) ||
+      !fh_out_open(env, &out, FH_OPTIONAL_ARG(argc, argv, 4), spec.length))
+    return NULL;
+  path = fh_get_path(env, argv[2]);
+  ok = path != NULL &&
+       digest_file_here(env, self, spec.alg, path, out.bytes, out.n);
+  free(path);
+  return fh_out_close(env, &out, ok, spec.enc);
 }
 
 /* resolve(name) -> { id, size, xof, block, path } or undefined for an

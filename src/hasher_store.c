@@ -8,7 +8,8 @@
  * handed out lowest first, so live hashers stay in the first chunks, and a
  * chunk left empty is freed (one is kept spare, so a count of live hashers
  * moving across a chunk edge does not malloc and free a chunk per hasher).
- * Chunks are reported to V8 as external memory, as are EVP contexts.
+ * Chunks are reported to V8 as external memory, as is what the states hold
+ * (their EVP contexts).
  *
  * A stale token (its slot released, maybe handed out again since) names no
  * hasher: the generation differs. Generations come round again after 2^29
@@ -29,10 +30,6 @@
 #define FH_INDEX_BITS 24
 #define FH_GEN_BITS 29
 #define FH_MAX_CHUNKS ((1u << FH_INDEX_BITS) / FH_CHUNK_SLOTS)
-
-/* What an EVP context costs beyond its pointer: OpenSSL's context and the
- * provider's state (an estimate; SHA-3's, ~400 bytes, is the largest). */
-#define FH_EVP_CTX_BYTES 512
 
 typedef struct {
   uint64_t used;  /* bit i: slot[i] is live */
@@ -92,23 +89,6 @@ oom:
   return -1;
 }
 
-/* Makes the EVP contexts a hasher of h->kind needs. */
-static int make_contexts(napi_env env, struct fh_hashers *s, fh_hasher *h) {
-  h->evp = h->outer_evp = NULL;
-  if (h->kind != FH_KIND_EVP) return 1;
-  h->evp = EVP_MD_CTX_new();
-  if (h->hmac) h->outer_evp = EVP_MD_CTX_new();
-  if (h->evp != NULL && (!h->hmac || h->outer_evp != NULL)) {
-    report(env, s, (h->hmac ? 2 : 1) * FH_EVP_CTX_BYTES);
-    return 1;
-  }
-  EVP_MD_CTX_free(h->evp);
-  EVP_MD_CTX_free(h->outer_evp);
-  fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-           "Failed to allocate memory for a hasher");
-  return 0;
-}
-
 /* The index of the lowest set bit of x, which is not 0: the first free slot
  * of a chunk. One instruction through the compiler's builtin or intrinsic;
  * MSVC has no __builtin_ctzll, and its _BitScanForward64 exists only on
@@ -130,7 +110,7 @@ static int lowest_set_bit(uint64_t x) {
 #endif
 }
 
-fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
+fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
                            int64_t *token) {
   struct fh_hashers *s = st->hashers;
   int64_t c;
@@ -147,9 +127,9 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, fh_kind kind, int hmac,
   chunk = s->chunks[c];
   i = lowest_set_bit(~chunk->used);
   h = &chunk->slot[i];
-  h->kind = (uint8_t)kind;
   h->hmac = (uint8_t)hmac;
-  if (!make_contexts(env, s, h)) return NULL;
+  h->heap = 0;
+  h->md[0].open = h->md[1].open = 0;
   if (chunk->used == 0) s->empty--;
   chunk->used |= 1ull << i;
   s->live++;
@@ -172,17 +152,17 @@ fh_hasher *fh_hasher_find(fh_state *st, int64_t token) {
   return &chunk->slot[i];
 }
 
+void fh_hasher_account(napi_env env, fh_state *st, fh_hasher *h) {
+  h->heap = fh_md_heap(&h->md[0]) + fh_md_heap(&h->md[1]);
+  if (h->heap != 0) report(env, st->hashers, (int64_t)h->heap);
+}
+
 /* Wipes what h holds and frees its contexts. */
 static void wipe_hasher(napi_env env, struct fh_hashers *s, fh_hasher *h) {
-  size_t n = h->kind == FH_KIND_EVP ? 0 : fh_ll_size((fh_kind)h->kind);
-
-  if (h->evp != NULL) report(env, s, -(h->outer_evp != NULL ? 2 : 1) * FH_EVP_CTX_BYTES);
-  /* EVP_MD_CTX_free clears the provider state before freeing it. */
-  EVP_MD_CTX_free(h->evp);
-  EVP_MD_CTX_free(h->outer_evp);
-  h->evp = h->outer_evp = NULL;
-  fh_wipe(&h->ll[0], n);
-  if (h->hmac) fh_wipe(&h->ll[1], n);
+  if (h->heap != 0) report(env, s, -(int64_t)h->heap);
+  h->heap = 0;
+  fh_md_close(&h->md[0]);
+  fh_md_close(&h->md[1]);
 }
 
 void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {

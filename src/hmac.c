@@ -1,10 +1,9 @@
-/* HMAC (RFC 2104) one-shots, built on the digests of digest.c rather than on
- * OpenSSL's HMAC or EVP_MAC objects, which allocate per call.
+/* HMAC (RFC 2104) one-shots, built on the digest states of digest.c rather
+ * than on OpenSSL's HMAC or EVP_MAC objects, which allocate per call.
  *
- * The hot path allocates nothing for MD5, SHA-1 and SHA-2: the key block, the
- * two low-level contexts and the inner digest live on the stack and are
- * wiped on every exit. Other digests use the environment's two EVP
- * contexts. */
+ * The hot path allocates nothing for MD5, SHA-1 and SHA-2: the key block,
+ * the working state and the inner digest live on the stack and are wiped on
+ * every exit. Other digests run in the environment's EVP context. */
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -22,21 +21,20 @@ static void xor_block(uint8_t *block, size_t n, uint8_t pad) {
   for (i = 0; i < n; i++) block[i] ^= pad;
 }
 
-void fh_hmac_begin(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp) {
-  w->block_len = 0;
-  w->tail_len = 0;
-  w->evp = alg->kind == FH_KIND_EVP ? evp : NULL;
+void fh_hmac_begin(fh_hmac_work *w) {
+  w->keyed = 0;
+  w->md.open = 0;
 }
 
-int fh_hmac_key_block(const fh_alg *alg, const uint8_t *key, size_t keylen,
-                      fh_hmac_work *w) {
+int fh_hmac_key_block(fh_state *st, const fh_alg *alg, const uint8_t *key,
+                      size_t keylen, fh_hmac_work *w) {
   size_t n = alg->block;
   int ok = 1;
 
-  w->block_len = n;
+  w->keyed = 1;
   memset(w->bytes, 0, n);
   if (keylen > n)
-    ok = fh_digest(w->evp, alg, key, keylen, w->bytes, alg->size);
+    ok = fh_digest(st, NULL, alg, key, keylen, w->bytes, alg->size);
   else if (keylen > 0)
     memcpy(w->bytes, key, keylen);
   xor_block(w->bytes, n, 0x36);
@@ -47,83 +45,35 @@ void fh_hmac_to_opad(const fh_alg *alg, fh_hmac_work *w) {
   xor_block(w->bytes, alg->block, 0x36 ^ 0x5c);
 }
 
-int fh_hmac_absorb_block(const fh_alg *alg, fh_hmac_work *w, EVP_MD_CTX *evp) {
-  if (alg->kind == FH_KIND_EVP)
-    return EVP_DigestInit_ex(evp, alg->md, NULL) &&
-           EVP_DigestUpdate(evp, w->bytes, alg->block);
-  return fh_ll_init(alg->kind, &w->ctx) &&
-         fh_ll_update(alg->kind, &w->ctx, w->bytes, alg->block);
-}
-
-/* Low-level kinds, a state holding exactly the key block and a tail of at
- * most FH_HMAC_SHORT bytes: the tail and its padding in one update, and the
- * digest read from the state. (Taking the key block into the same update
- * too measured slower: the copy costs more than the call it saves.) */
-static int ll_short(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
-                    size_t len, uint8_t *out) {
-  size_t n;
-
-  if (len > 0) memcpy(w->tail, msg, len);
-  n = fh_ll_pad(alg->kind, w->tail, len, alg->block + len);
-  if (n > w->tail_len) w->tail_len = n;
-  if (!fh_ll_update(alg->kind, &w->ctx, w->tail, n)) return 0;
-  fh_ll_output(alg->kind, &w->ctx, out);
-  return 1;
-}
-
-int fh_hmac_step(const fh_alg *alg, fh_hmac_work *w, const uint8_t *msg,
-                 size_t len, uint8_t *out) {
-  if (alg->kind == FH_KIND_EVP)
-    return EVP_DigestUpdate(w->evp, msg, len) &&
-           EVP_DigestFinal_ex(w->evp, out, NULL);
-  if (len <= FH_HMAC_SHORT) return ll_short(alg, w, msg, len, out);
-  return fh_ll_update(alg->kind, &w->ctx, msg, len) &&
-         fh_ll_final(alg->kind, &w->ctx, out);
+int fh_hmac_keyed(const fh_alg *alg, const fh_hmac_work *w, fh_md *m,
+                  EVP_MD_CTX *lent) {
+  return fh_md_start(m, alg, lent) && fh_md_update(m, w->bytes, alg->block);
 }
 
 void fh_hmac_wipe(const fh_alg *alg, fh_hmac_work *w) {
   /* The digests follow the key block; before a key block is made only they
    * were written. */
-  if (w->block_len > 0)
+  if (w->keyed)
     fh_wipe(w->bytes, alg->block + 2 * alg->size);
   else
     fh_wipe(FH_HMAC_INNER(w, alg), 2 * alg->size);
-  if (alg->kind == FH_KIND_EVP) {
-    EVP_MD_CTX_reset(w->evp);
-  } else {
-    fh_wipe(&w->ctx, fh_ll_size(alg->kind));
-    fh_wipe(w->tail, w->tail_len);
-  }
+  fh_md_close(&w->md);
 }
 
-int fh_hmac_compute(const fh_alg *alg, EVP_MD_CTX *evp, const uint8_t *key,
+int fh_hmac_compute(fh_state *st, const fh_alg *alg, const uint8_t *key,
                     size_t keylen, const uint8_t *data, size_t len,
                     fh_hmac_work *w) {
+  EVP_MD_CTX *lent = st != NULL ? st->ctx : NULL;
   uint8_t *inner = FH_HMAC_INNER(w, alg);
   int ok;
 
-  fh_hmac_begin(alg, w, evp);
-  ok = fh_hmac_key_block(alg, key, keylen, w) &&
-       fh_hmac_absorb_block(alg, w, w->evp) &&
-       fh_hmac_step(alg, w, data, len, inner);
+  fh_hmac_begin(w);
+  ok = fh_hmac_key_block(st, alg, key, keylen, w) &&
+       fh_hmac_keyed(alg, w, &w->md, lent) &&
+       fh_md_finish(&w->md, data, len, inner, alg->size);
   fh_hmac_to_opad(alg, w);
-  return ok && fh_hmac_absorb_block(alg, w, w->evp) &&
-         fh_hmac_step(alg, w, inner, alg->size, FH_HMAC_MAC(w, alg));
-}
-
-static int hmac_oneshot(fh_state *st, const fh_alg *alg, const fh_input *key,
-                        const fh_input *data, fh_hmac_work *w) {
-  return fh_hmac_compute(alg, st->ctx, key->data, key->len, data->data,
-                         data->len, w);
-}
-
-int fh_get_hmac_alg(napi_env env, fh_state *st, napi_value value,
-                    const fh_alg **alg) {
-  if (!fh_get_alg(env, st, value, alg)) return 0;
-  if (fh_hmac_capable(*alg)) return 1;
-  fh_throw(env, FH_TYPE_ERROR, "ERR_CRYPTO_INVALID_DIGEST",
-           "Invalid digest for HMAC");
-  return 0;
+  return ok && fh_hmac_keyed(alg, w, &w->md, lent) &&
+         fh_md_finish(&w->md, inner, alg->size, FH_HMAC_MAC(w, alg), alg->size);
 }
 
 /* Key, then message; on failure nothing is left to release. */
@@ -168,28 +118,24 @@ static napi_value hmac_entry(napi_env env, napi_callback_info info,
   size_t argc = 5;
   napi_value argv[5], result = NULL;
   void *self;
-  fh_state *st;
-  const fh_alg *alg;
-  fh_encoding enc;
+  fh_spec spec;
   fh_input key, data;
   fh_hmac_work w;
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  if (!fh_get_hmac_alg(env, st, argv[0], &alg) ||
-      !fh_get_encoding(env, argv[1], &enc) ||
+  if (!fh_get_spec(env, self, argv[0], argv[1], NULL, FH_SPEC_HMAC, &spec) ||
       !get_key_and_data(env, argv[2], argv[3], &key, &data))
     return NULL;
-  ok = hmac_oneshot(st, alg, &key, &data, &w);
+  ok = fh_hmac_compute(self, spec.alg, key.data, key.len, data.data, data.len, &w);
   fh_input_release(&data);
   fh_input_release(&key);
   if (ok)
     fh_hmac_result(env, verify, verify ? argv[4] : FH_OPTIONAL_ARG(argc, argv, 4),
-                   alg, &w, enc, &result);
+                   spec.alg, &w, spec.enc, &result);
   else
     fh_throw_openssl(env, "HMAC");
-  fh_hmac_wipe(alg, &w);
+  fh_hmac_wipe(spec.alg, &w);
   return result;
 }
 

@@ -35,22 +35,17 @@ static const napi_type_tag *key_tag(void) {
 
 static void wipe_key(fh_hmac_key *k) {
   if (!k->live) return;
-  /* EVP_MD_CTX_free clears the provider state of EVP kinds. */
-  fh_wipe(&k->inner, sizeof(k->inner));
-  fh_wipe(&k->outer, sizeof(k->outer));
-  EVP_MD_CTX_free(k->inner_evp);
-  EVP_MD_CTX_free(k->outer_evp);
-  k->inner_evp = k->outer_evp = NULL;
+  fh_md_close(&k->inner);
+  fh_md_close(&k->outer);
   EVP_MD_free(k->alg.md);
   k->alg.md = NULL;
   k->live = 0;
 }
 
 /* The native memory a key holds, told to V8 so that dropped keys count
- * towards its next collection (it sees only a small external otherwise);
- * EVP kinds hold two contexts with provider state on top (an estimate). */
-static int64_t key_bytes(const fh_alg *alg) {
-  return (int64_t)sizeof(fh_hmac_key) + (alg->kind == FH_KIND_EVP ? 1024 : 0);
+ * towards its next collection (it sees only a small external otherwise). */
+static int64_t key_bytes(const fh_hmac_key *k) {
+  return (int64_t)(sizeof(*k) + fh_md_heap(&k->inner) + fh_md_heap(&k->outer));
 }
 
 /* The key this thread last proved ours by its type tag: the same key again
@@ -85,28 +80,15 @@ static void finalize_key(napi_env env, void *data, void *hint) {
 
   (void)hint;
   if (checked_key() == k) set_checked_key(NULL);
-  if (env != NULL) napi_adjust_external_memory(env, -key_bytes(&k->alg), &unused);
+  if (env != NULL) napi_adjust_external_memory(env, -key_bytes(k), &unused);
   wipe_key(k);
   fh_wipe(k, sizeof(*k));
   free(k);
 }
 
-/* Keys the inner and outer states: for EVP kinds in the key's own
- * contexts, for low-level kinds in the working state, then copied out. */
-static int key_states(fh_hmac_key *k, const fh_input *key, fh_hmac_work *w) {
-  const fh_alg *alg = &k->alg;
-  size_t n = fh_ll_size(alg->kind);
-
-  if (!fh_hmac_key_block(alg, key->data, key->len, w) ||
-      !fh_hmac_absorb_block(alg, w, k->inner_evp))
-    return 0;
-  memcpy(&k->inner, &w->ctx, n);
-  fh_hmac_to_opad(alg, w);
-  if (!fh_hmac_absorb_block(alg, w, k->outer_evp)) return 0;
-  memcpy(&k->outer, &w->ctx, n);
-  return 1;
-}
-
+/* A key for alg (one of st->algs: a long key is digested with it), its
+ * inner and outer states keyed in contexts of their own. NULL with the
+ * reason on OpenSSL's queue, or out of memory. */
 static fh_hmac_key *new_key(fh_state *st, const fh_alg *alg,
                             const fh_input *key) {
   fh_hmac_key *k = calloc(1, sizeof(*k));
@@ -117,17 +99,13 @@ static fh_hmac_key *new_key(fh_state *st, const fh_alg *alg,
   k->alg = *alg;
   k->fips = st->fips;
   k->live = EVP_MD_up_ref(alg->md);
-  if (!k->live) goto fail;
-  if (alg->kind == FH_KIND_EVP) {
-    k->inner_evp = EVP_MD_CTX_new();
-    k->outer_evp = EVP_MD_CTX_new();
-    if (k->inner_evp == NULL || k->outer_evp == NULL) goto fail;
-  }
-  fh_hmac_begin(alg, &w, st->ctx);
-  ok = key_states(k, key, &w);
+  fh_hmac_begin(&w);
+  ok = k->live && fh_hmac_key_block(st, alg, key->data, key->len, &w) &&
+       fh_hmac_keyed(alg, &w, &k->inner, NULL);
+  fh_hmac_to_opad(alg, &w);
+  ok = ok && fh_hmac_keyed(alg, &w, &k->outer, NULL);
   fh_hmac_wipe(alg, &w);
   if (ok) return k;
-fail:
   finalize_key(NULL, k, NULL);
   return NULL;
 }
@@ -137,18 +115,17 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2], result = NULL;
   void *self;
-  fh_state *st;
-  const fh_alg *alg;
+  fh_spec spec;
   fh_input key;
   fh_hmac_key *k;
   int64_t adjusted;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  st = self;
-  fh_state_follow_fips(st);
-  if (!fh_get_hmac_alg(env, st, argv[0], &alg)) return NULL;
-  if (!fh_get_key(env, argv[1], &key)) return NULL;
-  k = new_key(st, alg, &key);
+  if (!fh_get_spec(env, self, argv[0], NULL, NULL, FH_SPEC_HMAC | FH_SPEC_FRESH,
+                   &spec) ||
+      !fh_get_key(env, argv[1], &key))
+    return NULL;
+  k = new_key(self, spec.alg, &key);
   fh_input_release(&key);
   if (k == NULL) {
     fh_throw_openssl(env, "HMAC key setup");
@@ -160,7 +137,7 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
     return NULL;
   }
   CALL(env, napi_type_tag_object(env, result, key_tag()));
-  CALL(env, napi_adjust_external_memory(env, key_bytes(alg), &adjusted));
+  CALL(env, napi_adjust_external_memory(env, key_bytes(k), &adjusted));
   return result;
 }
 
@@ -194,7 +171,7 @@ int fh_hmac_key_get(napi_env env, fh_state *st, napi_value value,
   fh_hmac_key *k;
 
   if (!get_key(env, value, &k)) return 0;
-  if (++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
+  fh_state_check_fips(st, 0);
   if (k->fips != st->fips) {
     fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
              "Invalid state: FIPS mode changed since the HmacKey was made");
@@ -204,27 +181,19 @@ int fh_hmac_key_get(napi_env env, fh_state *st, napi_value value,
   return 1;
 }
 
-/* Loads a keyed state into the working one. */
-static int load_state(fh_hmac_work *w, const fh_alg *alg, const fh_ll_ctx *ll,
-                      const EVP_MD_CTX *evp) {
-  if (alg->kind == FH_KIND_EVP) return EVP_MD_CTX_copy_ex(w->evp, evp);
-  memcpy(&w->ctx, ll, fh_ll_size(alg->kind));
-  return 1;
-}
-
 int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
                     fh_hmac_work *w) {
   const fh_alg *alg = &k->alg;
   uint8_t *inner = FH_HMAC_INNER(w, alg);
 
-  fh_hmac_begin(alg, w, st->ctx);
-  return load_state(w, alg, &k->inner, k->inner_evp) &&
-         fh_hmac_step(alg, w, data->data, data->len, inner) &&
-         load_state(w, alg, &k->outer, k->outer_evp) &&
-         fh_hmac_step(alg, w, inner, alg->size, FH_HMAC_MAC(w, alg));
+  fh_hmac_begin(w);
+  return fh_md_copy(&w->md, &k->inner, st->ctx) &&
+         fh_md_finish(&w->md, data->data, data->len, inner, alg->size) &&
+         fh_md_copy(&w->md, &k->outer, st->ctx) &&
+         fh_md_finish(&w->md, inner, alg->size, FH_HMAC_MAC(w, alg), alg->size);
 }
 
-/* Reads (key, ..., data) and computes the MAC into w->mac. Returns 1, or 0
+/* Reads (key, ..., data) and computes the MAC into w. Returns 1, or 0
  * with an exception pending. Either way the caller wipes w when *k is set. */
 static int key_mac_args(napi_env env, fh_state *st, napi_value keyv,
                         napi_value datav, const fh_hmac_key **k,

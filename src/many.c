@@ -7,43 +7,116 @@
 
 #include "fast_hash.h"
 
-/* Digests one element into md (outlen bytes) in the batch's context `ll`;
- * 0 with an exception pending. */
-static int digest_element(napi_env env, fh_state *st, const fh_alg *alg,
-                          fh_ll_ctx *ll, napi_value element, uint8_t *md,
-                          size_t outlen) {
+/* Element arguments read from the stack up to this many, else one heap
+ * array for the call. */
+#define FH_MANY_STACK_ARGS 64
+
+/* One call's batch: count elements in `inputs`, digested as spec says. */
+typedef struct {
+  fh_state *st;
+  fh_spec spec;
+  napi_value *inputs;
+  size_t count;
+  fh_ll_ctx ll;   /* every low-level digest's state: wiped once, at the end */
+} fh_batch;
+
+/* Digests one element into md (b->spec.length bytes); 0 with an exception
+ * pending. */
+static int digest_element(napi_env env, fh_batch *b, napi_value element,
+                          uint8_t *md) {
   fh_input in;
   int ok;
 
   if (!fh_get_input(env, element, &in)) return 0;
-  ok = fh_digest_env_in(st, ll, alg, in.data, in.len, md, outlen);
+  ok = fh_digest(b->st, &b->ll, b->spec.alg, in.data, in.len, md,
+                 b->spec.length);
   fh_input_release(&in);
   if (!ok) fh_throw_openssl(env, "Digest");
   return ok;
 }
 
-/* Element arguments read from the stack up to this many, else one heap
- * array for the call. */
-#define FH_MANY_STACK_ARGS 64
+/* Digest i into the i-th slice of the caller's Buffer `into`, which holds
+ * exactly count digests. */
+static int many_bytes(napi_env env, fh_batch *b, napi_value into) {
+  size_t n = b->spec.length, total, i;
+  void *out;
 
-/* hashMany(op, outputLength, into, ...inputs): the elements come as
- * arguments, because reading them from an array through Node-API
- * (napi_get_element) costs more than hashing 64 bytes. Without `into`
- * (undefined), the digests come back as one string, each digest's text at a
- * fixed width for the shim to slice; with a Buffer `into`, digest i fills its
- * i-th slice. hashMany(algId, encodingId, outputLength, into, ...inputs). */
-napi_value fh_hash_many(napi_env env, napi_callback_info info) {
-  size_t argc = 0, count = 0, outlen, width = 0, i;
-  napi_value stack_argv[FH_MANY_STACK_ARGS], *argv = stack_argv, result = NULL;
-  napi_valuetype into_type;
-  void *self, *out = NULL;
-  fh_state *st;
-  const fh_alg *alg;
-  fh_encoding enc;
-  uint8_t md[EVP_MAX_MD_SIZE];
-  fh_ll_ctx ll;
+  if (!fh_get_output(env, into, &out, &total)) return 0;
+  /* count < argc, so count * n <= 2^40 * argc cannot wrap; the division
+   * says so without relying on it. */
+  if ((n != 0 && b->count > SIZE_MAX / n) || total != b->count * n) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The output must hold %zu digests of %zu bytes", b->count, n);
+    return 0;
+  }
+  for (i = 0; i < b->count; i++)
+    if (!digest_element(env, b, b->inputs[i], (uint8_t *)out + i * n)) return 0;
+  return 1;
+}
+
+/* Every digest's text at a fixed width in one string, for the shim to
+ * slice. NULL with an exception pending. */
+static napi_value many_text(napi_env env, fh_batch *b) {
+  size_t width = fh_encoded_length(b->spec.enc, b->spec.length), i;
+  napi_value result = NULL;
   char *text = NULL;
-  int ok = 1;
+  fh_out md;
+  int ok;
+
+  if (b->spec.enc >= FH_ENC_COUNT) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "Strings need a text encoding, not encoding id %u",
+             (unsigned)b->spec.enc);
+    return NULL;
+  }
+  if (!fh_out_open(env, &md, NULL, b->spec.length)) return NULL;
+  ok = (text = malloc(b->count * width + 1)) != NULL;
+  if (!ok)
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate %zu bytes of digests", b->count * width);
+  for (i = 0; ok && i < b->count; i++) {
+    ok = digest_element(env, b, b->inputs[i], md.bytes);
+    if (ok) fh_encode(text + i * width, b->spec.enc, md.bytes, md.n);
+  }
+  if (ok && napi_create_string_latin1(env, text, b->count * width, &result) != napi_ok)
+    fh_throw(env, FH_ERROR, "ERR_STRING_TOO_LONG", "The digests do not fit a string");
+  if (text != NULL) fh_wipe(text, b->count * width);
+  free(text);
+  fh_out_close(env, &md, 0, b->spec.enc);
+  return result;
+}
+
+/* The batch, argv read: without `into` (undefined) the digests come back as
+ * one string, with a Buffer `into` digest i fills its i-th slice. */
+static napi_value many(napi_env env, fh_state *st, napi_value *argv,
+                       size_t argc) {
+  fh_batch b;
+  napi_valuetype into_type;
+  napi_value result = NULL;
+
+  b.st = st;
+  b.inputs = argv + 4;
+  b.count = argc - 4;
+  if (!fh_get_spec(env, st, argv[0], argv[1], argv[2], FH_SPEC_FRESH, &b.spec))
+    return NULL;
+  if (napi_typeof(env, argv[3], &into_type) != napi_ok) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Cannot read the output");
+  } else if (into_type == napi_undefined) {
+    result = many_text(env, &b);
+  } else {
+    many_bytes(env, &b, argv[3]);
+  }
+  fh_wipe(&b.ll, sizeof(b.ll));
+  return result;
+}
+
+/* hashMany(algId, encodingId, outputLength, into, ...inputs): the elements
+ * come as arguments, because reading them from an array through Node-API
+ * (napi_get_element) costs more than hashing 64 bytes. */
+napi_value fh_hash_many(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  napi_value stack_argv[FH_MANY_STACK_ARGS], *argv = stack_argv, result = NULL;
+  void *self;
 
   CALL(env, napi_get_cb_info(env, info, &argc, NULL, NULL, NULL));
   if (argc < 4) {
@@ -55,58 +128,8 @@ napi_value fh_hash_many(napi_env env, napi_callback_info info) {
              "Failed to allocate %zu arguments", argc);
     return NULL;
   }
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) != napi_ok)
-    goto done;
-  fh_state_follow_fips(st = self);
-  if (!fh_get_alg(env, st, argv[0], &alg) || !fh_get_encoding(env, argv[1], &enc) ||
-      napi_typeof(env, argv[3], &into_type) != napi_ok)
-    goto done;
-  count = argc - 4;
-  outlen = alg->size;
-  if (alg->xof && !fh_get_size(env, argv[2], &outlen)) goto done;
-  if (into_type != napi_undefined) {
-    size_t total;
-    if (!fh_get_output(env, argv[3], &out, &total)) goto done;
-    /* count <= argc, so count * outlen <= 2^40 * argc cannot wrap; the
-     * division says so without relying on it. */
-    if ((outlen != 0 && count > SIZE_MAX / outlen) || total != count * outlen) {
-      fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-               "The output must hold %zu digests of %zu bytes", count, outlen);
-      goto done;
-    }
-  } else if (enc >= FH_ENC_COUNT) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "Strings need a text encoding, not encoding id %u", (unsigned)enc);
-    goto done;
-  } else if (outlen > sizeof(md)) {
-    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
-             "Output length %zu is too long for hashMany strings", outlen);
-    goto done;
-  } else {
-    width = fh_encoded_length(enc, outlen);
-    if ((text = malloc(count * width + 1)) == NULL) {
-      fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-               "Failed to allocate %zu bytes of digests", count * width);
-      goto done;
-    }
-  }
-  for (i = 0; ok && i < count; i++) {
-    uint8_t *dst = out != NULL ? (uint8_t *)out + i * outlen : md;
-    ok = digest_element(env, st, alg, &ll, argv[4 + i], dst, outlen);
-    if (ok && text != NULL) fh_encode(text + i * width, enc, md, outlen);
-  }
-  if (ok && text != NULL) {
-    if (napi_create_string_latin1(env, text, count * width, &result) != napi_ok)
-      fh_throw(env, FH_ERROR, "ERR_STRING_TOO_LONG", "The digests do not fit a string");
-  }
-done:
-  /* One wipe for the whole batch: each digest's Init overwrote the last. */
-  fh_wipe(&ll, sizeof(ll));
-  fh_wipe(md, sizeof(md));
-  if (text != NULL) {
-    fh_wipe(text, count * width);
-    free(text);
-  }
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &self) == napi_ok)
+    result = many(env, self, argv, argc);
   if (argv != stack_argv) free(argv);
   return result;
 }

@@ -219,7 +219,7 @@ function defineTests() {
           [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 0, Buffer.alloc(4), 9)],
           [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 255, Buffer.alloc(4), 0, Buffer.alloc(31))],
           [() => binding.hasherNew(sha256(), 32), (h) => binding.hasherDigest(h, 99, Buffer.alloc(4), 0)],
-          [() => binding.hasherNew(shake, 65), (h) => binding.hasherDigest(h, 0, new Uint8Array(0), 0)],
+          [() => binding.hasherNew(shake, 65), (h) => binding.hasherDigest(h, binding.encodings.buffer, new Uint8Array(0), 0)],
         ];
         const before = binding.hasherStoreStats().live;
         for (const [make, refuse] of refusals) {

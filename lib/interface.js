@@ -1,0 +1,39 @@
+'use strict';
+// What every implementation of the binding exports (see binding.js): each
+// name with its signature. test/binding-conformance.test.js checks both
+// implementations against it.
+const INTERFACE = Object.freeze({
+  implementation: "'native' | 'js'",
+  encodings: '{ hex, base64, base64url, latin1, buffer } -> id',
+  encodedLength: '(enc, n) -> length of the text of n bytes in enc',
+  resolve: '(name) -> { id, size, block, xof, path } | undefined',
+  hash: '(algId, enc, data, length[, out]) -> string | undefined',
+  hashPrefix: "(algId, enc, data, n, length[, out]) -> as hash, of data's first n bytes",
+  hashMany: '(algId, enc, length, into, ...inputs) -> one string, each digest at ' +
+    'encodedLength(enc, length) characters; with a Buffer `into`, digest i fills its i-th slice',
+  hmac: '(algId, enc, key, data[, out]) -> string | undefined',
+  hmacVerify: '(algId, enc, key, data, mac) -> boolean (mac: bytes, or a string in enc)',
+  hmacKeyNew: '(algId, key) -> handle',
+  hmacKeyDigest: '(handle, enc, data[, out]) -> as hmac',
+  hmacKeyVerify: '(handle, enc, data, mac) -> as hmacVerify',
+  hmacKeyDestroy: '(handle) -> later use: ERR_INVALID_STATE',
+  hmacKeyHasher: "(keyHandle) -> hasher handle started from copies of the key's keyed states",
+  hasherNew: '(algId, length) -> hasher handle (length: output bytes, read for XOFs only)',
+  hasherUpdate: '(handle, data[, n]) -> absorbs data (a string as UTF-8, or a view), its first n bytes when n is given',
+  hasherDigest: '(handle, enc, tail, n[, out]) -> as hash, of everything absorbed and then ' +
+    "tail's first n bytes; the handle is finished whatever happens",
+  hasherCopy: '(handle, length) -> handle of a copy (length as in hasherNew)',
+  hasherFree: '(handle) -> finishes a hasher dropped unfinished (a finished or unknown one: nothing)',
+  hashAsync: '(algId, enc, data, length) -> Promise<string | Buffer> (the input copied at the call)',
+  hmacAsync: '(algId, enc, key, data) -> Promise<string | Buffer>',
+  hashFile: '(algId, enc, path, length) -> Promise<string | Buffer>',
+  hashFileSync: '(algId, enc, path, length[, out]) -> as hash',
+});
+// The native implementation has more, for tests and benchmarks only:
+// resolve(name).path ('low-level' | 'provider' | 'evp'), hasherStoreStats(),
+// forceEvp() and evpOnly. Its handles are numbers naming slots of the
+// addon's store (a stale one names nothing); the shim frees those of
+// hashers collected unfinished with hasherFree.
+const NATIVE_ONLY = Object.freeze(['hasherStoreStats', 'forceEvp', 'evpOnly']);
+
+module.exports = { INTERFACE, NATIVE_ONLY };
