@@ -32,9 +32,10 @@ const ROOT = path.join(__dirname, '..');
 
 // What the whole matrix skips: package.test.js and build.test.js pack,
 // install and compile the package (npm, a compiler; `npm test` runs them on
-// the machine's Node) and soak.test.js is a multi-million-call leak soak of
-// the addon (also in `npm test`). None says anything new about a runtime.
-const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js'];
+// the machine's Node), soak.test.js is a multi-million-call leak soak of
+// the addon (also in `npm test`) and lint.test.js checks the sources (ESLint
+// and clang-format, also in `npm test`). None says anything new about a runtime.
+const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js', 'lint.test.js'];
 
 // The selection, one row per run. id: what to name on the command line;
 // runtime: how it is started (LAUNCH); pkg: its npm package (null: the
