@@ -26,6 +26,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const util = require('util');
 const { spawn, spawnSync } = require('child_process');
 
 const ROOT = path.join(__dirname, '..');
@@ -521,8 +522,15 @@ function prepareWine() {
 }
 
 function parseArgs(argv) {
-  const full = argv.includes('--full');
-  const ids = argv.filter((a) => !a.startsWith('--'));
+  let parsed;
+  try {
+    parsed = util.parseArgs({ args: argv, options: { full: { type: 'boolean' } }, allowPositionals: true });
+  } catch (err) {
+    console.error(`${err.message}\nusage: node scripts/test-matrix.js [--full] [runtime...]`);
+    process.exit(2);
+  }
+  const full = Boolean(parsed.values.full);
+  const ids = parsed.positionals;
   const unknown = ids.filter((id) => !RUNTIMES.some((r) => r.id === id));
   if (unknown.length) {
     console.error(`unknown runtime ${unknown.join(', ')}; known: ${RUNTIMES.map((r) => r.id).join(', ')}`);
