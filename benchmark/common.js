@@ -11,6 +11,7 @@
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
+const util = require('util');
 
 // ---- options ------------------------------------------------------------------
 // `lists` adds the script's own list options, checked against their allowed
@@ -33,31 +34,42 @@ function parseArgs(argv, { script, full, quick, lists = {}, numbers = {}, flags 
       `${extra}${shared(['rounds', 'batch-ms', 'warmup-ms'])}[--json file]`);
     process.exit(2);
   };
-  const opts = { ...(argv.includes('--quick') ? quick : full), quick: argv.includes('--quick') };
-  for (const k of flags) opts[camel(k)] = argv.includes(`--${k}`);
+  const valued = [...SHARED.map(([k]) => k).filter((k) => !omit.includes(k)), 'json',
+    ...Object.keys(numbers), ...Object.keys(lists)];
+  let values;
+  try {
+    ({ values } = util.parseArgs({
+      args: argv,
+      options: Object.fromEntries([
+        ['quick', { type: 'boolean' }],
+        ...flags.map((k) => [k, { type: 'boolean' }]),
+        ...valued.map((k) => [k, { type: 'string' }]),
+      ]),
+    }));
+  } catch (err) {
+    usage(err.message);
+  }
+  const opts = { ...(values.quick ? quick : full), quick: Boolean(values.quick) };
+  for (const k of flags) opts[camel(k)] = Boolean(values[k]);
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
   const num = (flag, v) => {
     const n = Number(v);
     if (!(n > 0)) usage(`${flag} needs a positive number, got ${v}`);
     return n;
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (flag === '--quick' || flags.includes(flag.slice(2))) continue;
-    const v = argv[++i];
-    if (v === undefined) usage(`missing value for ${flag}`);
-    const key = flag.slice(2);
-    if (omit.includes(key)) usage(`unknown option ${flag}`);
-    switch (flag) {
-      case '--alg': opts.alg = list(v); break;
-      case '--size': opts.size = list(v).map((s) => Math.round(num(flag, s))); break;
-      case '--rounds': opts.rounds = Math.round(num(flag, v)); break;
-      case '--batch-ms': opts.batchMs = num(flag, v); break;
-      case '--warmup-ms': opts.warmupMs = num(flag, v); break;
-      case '--json': opts.json = v; break;
+  for (const [key, v] of Object.entries(values)) {
+    const flag = `--${key}`;
+    switch (key) {
+      case 'quick': break;
+      case 'alg': opts.alg = list(v); break;
+      case 'size': opts.size = list(v).map((s) => Math.round(num(flag, s))); break;
+      case 'rounds': opts.rounds = Math.round(num(flag, v)); break;
+      case 'batch-ms': opts.batchMs = num(flag, v); break;
+      case 'warmup-ms': opts.warmupMs = num(flag, v); break;
+      case 'json': opts.json = v; break;
       default:
+        if (flags.includes(key)) break;
         if (Object.hasOwn(numbers, key)) { opts[camel(key)] = num(flag, v); break; }
-        if (!Object.hasOwn(lists, key)) usage(`unknown option ${flag}`);
         opts[key] = list(v);
     }
   }

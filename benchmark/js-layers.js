@@ -13,6 +13,7 @@
 // Prints one table per case, then headline lines of the ratios to node:crypto.
 
 const crypto = require('crypto');
+const util = require('util');
 const bench = require('./common');
 const { peer } = require('./suite/peers');
 const fh = require('..');
@@ -20,14 +21,23 @@ const binding = require('../lib/binding');
 
 function parseArgs(argv) {
   const opts = { sizes: [16, 64], budgetMs: 1200, batchMs: 2, warmupMs: 100, minRounds: 15 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const v = argv[i + 1];
-    if (argv[i] === '--size' && v) opts.sizes = v.split(',').map(Number);
-    else if (argv[i] === '--budget-ms' && +v > 0) opts.budgetMs = +v;
-    else {
-      console.error('usage: node benchmark/js-layers.js [--size 16,64] [--budget-ms N]');
-      process.exit(2);
-    }
+  const usage = (msg) => {
+    console.error(`${msg ? `${msg}\n` : ''}usage: node benchmark/js-layers.js [--size 16,64] [--budget-ms N]`);
+    process.exit(2);
+  };
+  let values;
+  try {
+    ({ values } = util.parseArgs({ args: argv, options: { size: { type: 'string' }, 'budget-ms': { type: 'string' } } }));
+  } catch (err) {
+    usage(err.message);
+  }
+  if (values.size !== undefined) {
+    if (!values.size) usage();
+    opts.sizes = values.size.split(',').map(Number);
+  }
+  if (values['budget-ms'] !== undefined) {
+    if (!(+values['budget-ms'] > 0)) usage();
+    opts.budgetMs = +values['budget-ms'];
   }
   return opts;
 }

@@ -27,6 +27,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const util = require('util');
 const bench = require('./common');
 const { loadLibs, IMPLEMENTATION, LABEL } = require('./suite/peers');
 const { QUESTIONS, ALGS, SIZES, HAS_CRYPTO_HASH } = require('./suite/questions');
@@ -55,16 +56,27 @@ const parseSize = (s) => {
   return +m[1] * ({ k: 1024, kib: 1024, m: 1 << 20, mib: 1 << 20 }[(m[2] || '').toLowerCase()] || 1);
 };
 function parseArgs(argv) {
+  let values;
+  try {
+    ({ values } = util.parseArgs({
+      args: argv,
+      options: {
+        quick: { type: 'boolean' }, 'no-alloc': { type: 'boolean' },
+        question: { type: 'string' }, alg: { type: 'string' }, size: { type: 'string' },
+        'budget-ms': { type: 'string' }, 'warmup-ms': { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    usage(err.message);
+  }
   const opts = {
-    ...(argv.includes('--quick') ? QUICK : FULL), quick: argv.includes('--quick'), alloc: !argv.includes('--no-alloc'),
+    ...(values.quick ? QUICK : FULL), quick: Boolean(values.quick), alloc: !values['no-alloc'],
     filtered: false,
   };
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
+  for (const [key, v] of Object.entries(values)) {
+    const flag = `--${key}`;
     if (flag === '--quick' || flag === '--no-alloc') continue;
-    const v = argv[++i];
-    if (v === undefined) usage(`missing value for ${flag}`);
     if (flag === '--question') {
       const find = (x) => QUESTIONS.find((q) => q.id === x || q.name === x) || usage(`unknown question ${x}`);
       opts.questions = list(v).map(find);

@@ -2,7 +2,6 @@
 // scripts/build.js, the install step: an install never fails because the
 // addon cannot be built; a build someone asked for fails loudly.
 const assert = require('assert');
-const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');

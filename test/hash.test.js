@@ -195,7 +195,7 @@ describe('hash()', function () {
     });
 
     it('data of a wrong type: TypeError ERR_INVALID_ARG_TYPE', function () {
-      for (const data of [1, undefined, null, true, {}, [1, 2], Symbol('s'), 1n, () => {}, new Date(), new String('x')]) {
+      for (const data of [1, undefined, null, true, {}, [1, 2], Symbol('s'), 1n, () => {}, new Date(), new String('x')]) { // eslint-disable-line no-new-wrappers
         throwsWith(() => hash('sha256', data), TypeError, 'ERR_INVALID_ARG_TYPE', /"data" argument must be of type string/);
       }
     });

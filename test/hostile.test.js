@@ -96,7 +96,6 @@ function defineTests() {
         const line = String(r.stdout).split('\n').reverse().find((l) => l.startsWith(MARK));
         assert.ok(line, `child "${mode}" printed no report\nstdout:\n${tail(r.stdout)}\nstderr:\n${tail(r.stderr)}`);
         const report = JSON.parse(line.slice(MARK.length));
-        // eslint-disable-next-line no-console
         console.log(`      ${mode}: ${report.calls} calls in ${secs} s (seed ${seed})${report.note ? `, ${report.note}` : ''}`);
         if (report.failures.length > 0) {
           const list = report.failures.map((f, i) =>
@@ -945,7 +944,6 @@ async function runChild(mode) {
     { weight: 2, arbitrary: hostileGetterObj },
     { weight: 3, arbitrary: hostileBinary },
   );
-  const withHostile = (valid, wValid = 3, wHostile = 1) => fc.oneof({ weight: wValid, arbitrary: valid }, { weight: wHostile, arbitrary: hostile });
 
   const lengthSpec = fc.oneof(
     { weight: 3, arbitrary: fc.constant(null) },

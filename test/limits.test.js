@@ -221,7 +221,7 @@ async function runChild(name, args) {
       let s;
       try {
         s = unit.repeat(n);
-      } catch (err) {
+      } catch {
         return; // V8 could not make it: nothing to hash
       }
       const check = { label };

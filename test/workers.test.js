@@ -112,7 +112,6 @@ const EXPORTS = ['hash', 'hmac', 'createHmacKey', 'verifyHmac', 'hashMany', 'has
 // ---- the worker's code (run with eval: it sees only require and workerData) --
 
 function workerMain() {
-  /* eslint-disable no-undef */
   const { parentPort, workerData } = require('worker_threads');
   const crypto = require('crypto');
   const { mode, root } = workerData;

@@ -5,9 +5,8 @@
 // { ns: <best ns/op of 60 short batches>, binary: <the .node file loaded> }
 // as JSON. Best, not median, and short batches (2 ms by default): on shared,
 // busy cores other processes only ever add time, and a batch of tens of ms
-// is seldom run without losing the core, while one of a few ms often is.
-// On this project's loaded 2-core VM, bests of 60 x 2 ms scattered by ~2 %
-// across processes, bests of 10 x 15 ms by up to 2x.
+// is seldom run without losing the core, while one of a few ms often is
+// (benchmark/README.md, "Times and scatter measured on this VM", has how far each scatters).
 //
 //   node benchmark/compare/child.js <dir> <benchmark name> <batch-ms>
 //

@@ -24,6 +24,7 @@ const { spawn, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const util = require('util');
 const { BENCHMARKS } = require('./child');
 const stats = require('./stats');
 
@@ -38,17 +39,28 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const opts = { ref: null, rounds: 10, filters: [], batchMs: 2, keep: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => (i + 1 < argv.length ? argv[++i] : usage(`missing value for ${a}`));
-    if (a === '--rounds') opts.rounds = Number(value());
-    else if (a === '--filter') opts.filters.push(value());
-    else if (a === '--batch-ms') opts.batchMs = Number(value());
-    else if (a === '--keep') opts.keep = true;
-    else if (a.startsWith('--') || opts.ref) usage(`unexpected argument ${a}`);
-    else opts.ref = a;
+  let parsed;
+  try {
+    parsed = util.parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        rounds: { type: 'string' }, filter: { type: 'string', multiple: true },
+        'batch-ms': { type: 'string' }, keep: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    usage(err.message);
   }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) usage(`unexpected argument ${positionals[1]}`);
+  const opts = {
+    ref: positionals[0] || null,
+    rounds: values.rounds === undefined ? 10 : Number(values.rounds),
+    filters: values.filter || [],
+    batchMs: values['batch-ms'] === undefined ? 2 : Number(values['batch-ms']),
+    keep: Boolean(values.keep),
+  };
   if (!opts.ref) usage('missing <git-ref>');
   // Welch's test needs a variance on each side: at least 2 samples.
   if (!(Number.isInteger(opts.rounds) && opts.rounds >= 2)) usage('--rounds needs an integer >= 2');
