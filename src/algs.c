@@ -15,9 +15,12 @@ static const struct {
   int nid;
   fh_kind kind;
 } low_level[] = {
-  { NID_md5, FH_KIND_MD5 },       { NID_sha1, FH_KIND_SHA1 },
-  { NID_sha224, FH_KIND_SHA224 }, { NID_sha256, FH_KIND_SHA256 },
-  { NID_sha384, FH_KIND_SHA384 }, { NID_sha512, FH_KIND_SHA512 },
+  { NID_md5, FH_KIND_MD5 },
+  { NID_sha1, FH_KIND_SHA1 },
+  { NID_sha224, FH_KIND_SHA224 },
+  { NID_sha256, FH_KIND_SHA256 },
+  { NID_sha384, FH_KIND_SHA384 },
+  { NID_sha512, FH_KIND_SHA512 },
 };
 
 /* OpenSSL 3.4+ gives SHAKE no default length; Node 20 and 22 use these. */
@@ -208,7 +211,8 @@ static void follow_fips(fh_state *st) {
   for (i = 0; i < st->nalgs; i++) {
     fh_alg *alg = &st->algs[i];
     const char *name = alg->nid != NID_undef ? OBJ_nid2sn(alg->nid)
-                       : alg->md != NULL ? EVP_MD_get0_name(alg->md) : NULL;
+                       : alg->md != NULL     ? EVP_MD_get0_name(alg->md)
+                                             : NULL;
 
     use_md(st, i, name != NULL ? EVP_MD_fetch(NULL, name, NULL) : NULL);
   }

@@ -13,7 +13,9 @@
 
 #include "fast_hash.h"
 
-typedef enum { FH_JOB_HASH, FH_JOB_HMAC, FH_JOB_FILE } fh_job_kind;
+typedef enum { FH_JOB_HASH,
+               FH_JOB_HMAC,
+               FH_JOB_FILE } fh_job_kind;
 
 typedef struct {
   fh_job_kind kind;
@@ -214,7 +216,7 @@ static int queue(napi_env env, fh_job *job) {
   napi_value name;
 
   if (napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
-          napi_ok ||
+        napi_ok ||
       napi_create_async_work(env, NULL, name, execute, complete, job,
                              &job->work) != napi_ok) {
     job->work = NULL;

@@ -192,7 +192,8 @@ static int md_open(fh_md *m, fh_kind kind, int xof, EVP_MD_CTX *lent) {
   m->xof = (uint8_t)xof;
   m->open = 1;
   m->own = kind == FH_KIND_EVP && lent == NULL;
-  m->evp = kind != FH_KIND_EVP ? NULL : lent != NULL ? lent : EVP_MD_CTX_new();
+  m->evp = kind != FH_KIND_EVP ? NULL : lent != NULL ? lent
+                                                     : EVP_MD_CTX_new();
   return kind != FH_KIND_EVP || m->evp != NULL;
 }
 

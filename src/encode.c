@@ -11,7 +11,10 @@
 #include "fast_hash.h"
 
 const char *const fh_encoding_names[FH_ENC_COUNT] = {
-  "hex", "base64", "base64url", "latin1",
+  "hex",
+  "base64",
+  "base64url",
+  "latin1",
 };
 
 static const char hex_pairs[513] =
@@ -68,9 +71,8 @@ napi_value fh_encoded_length_js(napi_env env, napi_callback_info info) {
     return NULL;
   }
   CALL(env, napi_create_double(
-                env, (double)(enc == FH_ENC_BUFFER ? n
-                              : fh_encoded_length((fh_encoding)enc, n)),
-                &result));
+              env, (double)(enc == FH_ENC_BUFFER ? n : fh_encoded_length((fh_encoding)enc, n)),
+              &result));
   return result;
 }
 
@@ -316,8 +318,8 @@ static int decoded_equals(const uint16_t *s, size_t n, fh_encoding enc,
                           const uint8_t *mac, size_t want) {
   uint8_t bytes[EVP_MAX_MD_SIZE];
   int valid = enc == FH_ENC_LATIN1
-                  ? decode_latin1(s, n, bytes, want)
-                  : decode_base64(s, n, bytes, want, enc == FH_ENC_BASE64URL);
+                ? decode_latin1(s, n, bytes, want)
+                : decode_base64(s, n, bytes, want, enc == FH_ENC_BASE64URL);
   int same = valid && CRYPTO_memcmp(mac, bytes, want) == 0;
 
   fh_wipe(bytes, want);

@@ -99,7 +99,8 @@ void fh_throw_openssl(napi_env env, const char *what) {
   n = (size_t)snprintf(code, sizeof(code), "ERR_OSSL_%s", lib);
   for (; *reason != '\0' && n + 1 < sizeof(code); reason++, n++)
     code[n] = isalnum((unsigned char)*reason)
-                  ? (char)toupper((unsigned char)*reason) : '_';
+                ? (char)toupper((unsigned char)*reason)
+                : '_';
   code[n] = '\0';
   ERR_error_string_n(err, text, sizeof(text));
   fh_throw(env, FH_ERROR, code, "%s failed: %s", what, text);

@@ -40,7 +40,9 @@ static inline void fh_wipe(void *p, size_t n) {
 
 /* ---- errors (error.c) ---------------------------------------------------- */
 
-typedef enum { FH_ERROR, FH_TYPE_ERROR, FH_RANGE_ERROR } fh_error_class;
+typedef enum { FH_ERROR,
+               FH_TYPE_ERROR,
+               FH_RANGE_ERROR } fh_error_class;
 
 /* Throws a JS error of class `cls` whose `code` is `code`, unless an exception
  * is already pending (the first error is the one the user should see). */
@@ -58,13 +60,13 @@ void fh_throw_openssl(napi_env env, const char *what);
  * pending exception) and returns 0, which is NULL for functions returning a
  * napi_value and "failed" for the int helpers. Only for code that owns
  * nothing that needs releasing at that point. */
-#define CALL(env, expr)                                                       \
-  do {                                                                        \
-    napi_status fh_status_ = (expr);                                          \
-    if (fh_status_ != napi_ok) {                                              \
-      fh_throw_napi((env), fh_status_);                                       \
-      return 0;                                                               \
-    }                                                                         \
+#define CALL(env, expr)                 \
+  do {                                  \
+    napi_status fh_status_ = (expr);    \
+    if (fh_status_ != napi_ok) {        \
+      fh_throw_napi((env), fh_status_); \
+      return 0;                         \
+    }                                   \
   } while (0)
 
 /* ---- encoding IDs (encode.c) -------------------------------------------- */
@@ -444,7 +446,9 @@ typedef struct {
  * worker's terminate() may wait, long next to re-queueing a pool job. */
 #define FH_FILE_SLICE_NS ((uint64_t)50 * 1000 * 1000)
 
-enum { FH_FILE_FAILED = 0, FH_FILE_END = 1, FH_FILE_MORE = 2 };
+enum { FH_FILE_FAILED = 0,
+       FH_FILE_END = 1,
+       FH_FILE_MORE = 2 };
 
 /* Opens the file at `path` for a digest of alg (EVP kinds in `lent`, which
  * must outlive f, or in a context of f's own when lent is NULL). Returns 1;
