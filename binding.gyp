@@ -21,8 +21,7 @@
         "src/many.c",
         "src/file.c",
         "src/file_reader.c",
-        "src/async.c",
-        "src/bench.c"
+        "src/async.c"
       ],
       "defines": [
         # The low-level digest structs are deprecated in OpenSSL 3 but still

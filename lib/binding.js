@@ -53,8 +53,9 @@
 //   hashFile(algId, enc, path, length)       -> Promise<string | Buffer>
 //       (encoding 'buffer' gives a Buffer; the inputs are copied at the call)
 //   hashFileSync(algId, enc, path, length[, out]) -> as hash
-//   resolve(name).path, benchCeiling(...), benchCall(...), benchHmac(...), benchHmacKey(...),
-//   hasherStoreStats()                       native only: tests, benchmarks
+//   resolve(name).path, hasherStoreStats()   native only: tests, benchmarks
+//   (benchCeiling, benchCall, benchHmac, benchHmacKey are not here: they are
+//   in the benchmarks' own build of the addon, benchmark/ceiling)
 const { makeError } = require('./errors');
 
 // Node lines the addon is built and tested for (package.json `engines`).
