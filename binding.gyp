@@ -20,8 +20,7 @@
         "src/hasher_store.c",
         "src/many.c",
         "src/file.c",
-        "src/async.c",
-        "src/bench.c"
+        "src/async.c"
       ],
       "defines": [
         # The low-level digest structs are deprecated in OpenSSL 3 but still

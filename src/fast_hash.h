@@ -553,9 +553,11 @@ napi_value fh_hash_file(napi_env env, napi_callback_info info);
 
 /* ---- benchmarks only (bench.c) ------------------------------------------- */
 
+#ifdef FH_BENCH
 napi_value fh_bench_ceiling(napi_env env, napi_callback_info info);
 napi_value fh_bench_call(napi_env env, napi_callback_info info);
 napi_value fh_bench_hmac(napi_env env, napi_callback_info info);
 napi_value fh_bench_hmac_key(napi_env env, napi_callback_info info);
+#endif
 
 #endif /* FAST_HASH_H */

@@ -107,10 +107,12 @@ NAPI_MODULE_INIT() {
     { "hashFile", NULL, fh_hash_file, NULL, NULL, NULL, napi_enumerable, st },
     { "forceEvp", NULL, force_evp, NULL, NULL, NULL, napi_enumerable, st },
     { "encodedLength", NULL, fh_encoded_length_js, NULL, NULL, NULL, napi_enumerable, st },
+#ifdef FH_BENCH
     { "benchCeiling", NULL, fh_bench_ceiling, NULL, NULL, NULL, napi_enumerable, st },
     { "benchCall", NULL, fh_bench_call, NULL, NULL, NULL, napi_enumerable, st },
     { "benchHmac", NULL, fh_bench_hmac, NULL, NULL, NULL, napi_enumerable, st },
     { "benchHmacKey", NULL, fh_bench_hmac_key, NULL, NULL, NULL, napi_enumerable, st },
+#endif
     { "encodings", NULL, NULL, NULL, NULL, encodings, napi_enumerable, NULL },
     { "evpOnly", NULL, NULL, NULL, NULL, evp_only, napi_enumerable, NULL },
   };

@@ -108,6 +108,20 @@ function defineTests() {
       assert.strictEqual(out.trim(), 'ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE');
     });
 
+    // src/bench.c (the benchmarks' ceilings) is compiled into
+    // benchmark/ceiling's addon only. The names are looked for in the
+    // binary's bytes too: an unstripped build (build/Release) names
+    // bench.c's functions in its symbol table even where module.c leaves
+    // them out of the exports.
+    it('the production addon exports no bench functions', function () {
+      const fs = require('fs');
+      const file = require('node-gyp-build').path(path.join(__dirname, '..'));
+      const exported = [...Object.keys(require(file)), ...Object.keys(require(NATIVE))];
+      assert.deepStrictEqual(exported.filter((n) => /^bench/i.test(n)), [], file);
+      const named = fs.readFileSync(file, 'latin1').match(/bench(Ceiling|Call|Hmac)\w*|fh_bench_\w+|\bbench\.c\b/g);
+      assert.deepStrictEqual(named, null, file);
+    });
+
     it('hmacKeyDigest/Verify/Destroy on undefined, null and primitives: coded errors', function () {
       assert.strictEqual(run(['case', 'key-not-object']).trim(), 'ERR_INVALID_ARG_TYPE x 15');
     });

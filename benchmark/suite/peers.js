@@ -6,32 +6,34 @@
 //
 // fast-hash runs whichever implementation lib/binding.js picks
 // (FAST_HASH_IMPLEMENTATION=js|native); the ceiling is always the native
-// addon's, loaded here on its own, so js rows are measured against the same
-// digest alone. Where the addon cannot load (Bun, Deno) there is no ceiling.
+// code's, from the benchmarks' own addon (benchmark/ceiling: the shipped
+// addon plus src/bench.c, compiled on first use), so js rows are measured
+// against the same digest alone. Where it cannot load (Bun, Deno, no
+// compiler) there is no ceiling.
 
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const fastHash = require('../..');
 const binding = require('../../lib/binding');
+const ceilingAddon = require('../ceiling');
 const { tag } = require('../common');
 
 // { addon } or { error }: the addon for the ceiling, or why it cannot load.
-function loadNative() {
-  try {
-    return { addon: require('../../lib/native') };
-  } catch (err) {
-    return { addon: null, error: err && err.message ? err.message.split('\n')[0] : String(err) };
-  }
-}
-const native = loadNative();
+// Loaded (and compiled if need be) on first use only: a benchmark that
+// takes just peer() from here never compiles it. It is a module instance of
+// its own: the ids and HmacKeys its bench functions take come from its own
+// resolve() and hmacKeyNew().
+let loadedNative = null;
+const native = () => (loadedNative ||= ceilingAddon.tryLoad());
 
-// What this run measures, for the header, the JSON and the headlines.
+// What this run measures, for the header, the JSON and the headlines (the
+// ceiling's fields are read when first asked for).
 const IMPLEMENTATION = {
   fastHash: fastHash.implementation,
   requested: process.env.FAST_HASH_IMPLEMENTATION || null,
-  ceiling: native.addon ? 'native addon (benchCeiling)' : null,
-  ceilingMissing: native.addon ? null : native.error,
+  get ceiling() { return native().addon ? 'native addon (benchCeiling)' : null; },
+  get ceilingMissing() { return native().addon ? null : native().error; },
 };
 const LABEL = `fast-hash (${fastHash.implementation} implementation)`;
 
@@ -59,7 +61,7 @@ function peer(name, expr, scope, { prelude = '', pick = '' } = {}) {
 // is what an op would cost with no JS, argument or result work at all.
 // null where the addon cannot load (the caller drops it from its peers).
 function ceiling(alg, parts, repeat = 1) {
-  const addon = native.addon;
+  const addon = native().addon;
   if (!addon) return null;
   const id = addon.resolve(alg).id;
   return {
@@ -74,13 +76,15 @@ function ceiling(alg, parts, repeat = 1) {
   };
 }
 
-// A native loop beside the ceiling: fn(addon, n) runs n calls' C work in C
-// (benchHmac, benchHmacKey). Its result is a time, not a digest, so it is not
-// checked; null where the addon cannot load.
-function nativeLoop(name, fn) {
-  const addon = native.addon;
+// A native loop beside the ceiling: make(addon) returns fn(n), which runs n
+// calls' C work in C (benchHmac, benchHmacKey); make takes its ids and keys
+// from that addon. Its result is a time, not a digest, so it is not checked;
+// null where the addon cannot load.
+function nativeLoop(name, make) {
+  const addon = native().addon;
   if (!addon) return null;
-  return { name, native: true, one: () => null, loop: (c, n) => fn(addon, n) | 0 };
+  const fn = make(addon);
+  return { name, native: true, one: () => null, loop: (c, n) => fn(n) | 0 };
 }
 
 // The floor of a call that returns a digest as new bytes: Buffer.allocUnsafe
@@ -88,7 +92,7 @@ function nativeLoop(name, fn) {
 // as hash() does and makes no result. Nothing is checked (its Buffer holds
 // no digest); null where the addon cannot load.
 function callFloor(alg, data) {
-  const addon = native.addon;
+  const addon = native().addon;
   if (!addon) return null;
   const { id, size } = addon.resolve(alg);
   const p = peer('call floor', '(addon.benchCall(id, data), Buffer.allocUnsafe(size))', { addon, id, size, data, Buffer });

@@ -67,10 +67,15 @@ async function hmacRow(libs, alg, data) {
     peer('HmacKey#verify', "hk.verify(data, mac) ? mac : ''", s),
     peer('createHmac', "crypto.createHmac(alg, key).update(data).digest('hex')", s),
   ];
-  const { id } = binding.resolve(alg);
-  let handle;
-  peers.push(nativeLoop('C hmac', (addon, n) => addon.benchHmac(id, key, data, n)),
-    nativeLoop('C HmacKey', (addon, n) => addon.benchHmacKey(handle ||= addon.hmacKeyNew(id, key), data, n)));
+  // The id and the HmacKey are the ceiling addon's own (a module instance
+  // apart from the one fast-hash runs on, which would refuse them).
+  peers.push(nativeLoop('C hmac', (addon) => {
+    const { id } = addon.resolve(alg);
+    return (n) => addon.benchHmac(id, key, data, n);
+  }), nativeLoop('C HmacKey', (addon) => {
+    const handle = addon.hmacKeyNew(addon.resolve(alg).id, key);
+    return (n) => addon.benchHmacKey(handle, data, n);
+  }));
   const inner = wasmHasher(libs, alg); // a promise: createHMAC takes one
   if (inner) {
     const h = await libs.wasm.createHMAC(inner, key);
