@@ -18,7 +18,7 @@ const MIB = 2 ** 20;
 
 function defineTests() {
   const assert = require('assert');
-  const { spawnSync } = require('child_process');
+  const { childResult } = require('./child');
 
   // glibc's malloc raises its mmap threshold (up to 32 MiB) as large
   // blocks are freed, and then keeps freed 8-64 MiB Buffers and copies in
@@ -28,24 +28,13 @@ function defineTests() {
   // memory; a block that leaks stays mapped and counted. (Other C
   // libraries ignore the variable.)
   const ENV = {
-    ...process.env,
     GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=131072'].filter(Boolean).join(':'),
   };
 
   function child(name, timeoutMs) {
     const started = Date.now();
-    const res = spawnSync(process.execPath, ['--expose-gc', __filename, name], {
-      encoding: 'utf8', maxBuffer: 16 * MIB, timeout: timeoutMs, killSignal: 'SIGKILL', env: ENV,
-    });
-    const ms = Date.now() - started;
-    const where = `child "${name}" after ${ms} ms`;
-    if (res.error) throw new Error(`${where}: ${res.error.message}\n${res.stderr}`);
-    assert.strictEqual(res.signal, null, `${where} was killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-    assert.strictEqual(res.status, 0, `${where} exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, `${where} printed no result\n${res.stdout}\n${res.stderr}`);
-    const result = JSON.parse(line.slice(7));
-    console.log(`      [${name}] ${ms} ms: ${JSON.stringify(result.report)}`);
+    const result = childResult(__filename, [name], { timeout: timeoutMs, env: ENV });
+    console.log(`      [${name}] ${Date.now() - started} ms: ${JSON.stringify(result.report)}`);
     return result;
   }
 
@@ -495,11 +484,4 @@ async function runChild(name) {
 }
 
 // Run as a child (a case name in argv), or loaded by mocha.
-if (require.main === module) {
-  runChild(process.argv[2]).then(
-    (result) => { process.stdout.write(`RESULT ${JSON.stringify(result)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
-} else {
-  defineTests();
-}
+require('./child').childEntry(module, ([name]) => runChild(name), defineTests);
