@@ -50,17 +50,7 @@ function defineTests() {
       }
     });
 
-    // Bound: a live worker that has loaded the addon costs about 8.5 MB of
-    // RSS (measured: isolate, heap, thread stack, libuv loop); the 180
-    // cycles between the two measurements would leak about 1.5 GB if
-    // environments were not torn down, 36 x 8 MiB if the input copies of
-    // hashAsync jobs cut off by terminate() leaked, 36 x 2000 x ~1 KB if
-    // HmacKeys alive at teardown were not finalized. 40 MB is far below all
-    // of these (anything leaking >= 230 KB a cycle fails) and far above
-    // what is seen with nothing of fast-hash's leaking: 2-4 MB (Node itself
-    // keeps 20-40 KB per worker cycle, and about 55 B per Node-API external
-    // still alive when a worker's environment is torn down, this addon or
-    // not).
+    // 40 MB: far below what any leak of a cycle's environment, jobs or keys adds, far above the noise (benchmark/README.md, "Worker cycles").
     it('200 create/terminate cycles (most terminated while busy) leave RSS flat (< 40 MB from cycle 20 to 200)', function () {
       // Not under AddressSanitizer: its allocator keeps per-thread caches and
       // shadow memory for every thread it has seen, so 200 worker threads
