@@ -7,8 +7,8 @@
 // file against the ASan build; under valgrind by hand:
 //   valgrind node test/binding.test.js fuzz
 const assert = require('assert');
-const { spawnSync } = require('child_process');
 const path = require('path');
+const { childOutput, childEntry } = require('./child');
 
 const NATIVE = path.join(__dirname, '..', 'lib', 'native.js');
 
@@ -89,14 +89,8 @@ async function fuzz(seed, count) {
 
 // ---- the mocha side --------------------------------------------------------
 
-function run(args, env = {}) {
-  const res = spawnSync(process.execPath, [__filename, ...args], {
-    encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300000, maxBuffer: 64 << 20,
-  });
-  assert.strictEqual(res.signal, null, `child killed by ${res.signal}\n${res.stderr.slice(-3000)}`);
-  assert.strictEqual(res.status, 0, `child exited with ${res.status}\n${res.stderr.slice(-3000)}`);
-  return res.stdout;
-}
+// The child's stdout (the case prints its codes).
+const run = (args) => childOutput(__filename, args, { flags: [], timeout: 300000 });
 
 function defineTests() {
   const { describeNative } = require('./common');
@@ -202,10 +196,4 @@ const CASES = {
   },
 };
 
-if (require.main === module) {
-  const [mode, a, b] = process.argv.slice(2);
-  if (mode === 'case') CASES[a]();
-  else fuzz(Number(a) || 1, Number(b) || 20000);
-} else {
-  defineTests();
-}
+childEntry(module, ([mode, a, b]) => (mode === 'case' ? CASES[a]() : fuzz(Number(a) || 1, Number(b) || 20000)), defineTests);

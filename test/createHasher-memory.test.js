@@ -6,6 +6,7 @@
 const assert = require('assert');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { childOutput, childResult, childEntry } = require('./child');
 
 const ROOT = path.join(__dirname, '..');
 const MIB = 2 ** 20;
@@ -80,15 +81,7 @@ function defineTests() {
   describe('hashers and memory', function () {
     it('a million hashers dropped unfinished (native states, EVP contexts, HMAC states, stages): memory bounded, all collected', function () {
       this.timeout(240000);
-      const res = spawnSync(process.execPath, ['--expose-gc', __filename, 'abandon'], {
-        encoding: 'utf8', maxBuffer: 16 * MIB, timeout: 220000, killSignal: 'SIGKILL',
-      });
-      if (res.error) throw new Error(`child: ${res.error.message}\n${res.stderr}`);
-      assert.strictEqual(res.signal, null, `child killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-      assert.strictEqual(res.status, 0, `child exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-      const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      assert.ok(line, `no result\n${res.stdout}\n${res.stderr}`);
-      const r = JSON.parse(line.slice(7));
+      const r = childResult(__filename, ['abandon'], { timeout: 220000 });
       console.log(`      [abandon] ${JSON.stringify(r)}`);
       const where = `(RSS ${r.rssStartMB}, ${r.rssHalfMB} at half way, peak ${r.rssPeakMB}, ${r.rssEndMB} MB at the end; ` +
         `external ${r.externalStartMB} -> ${r.externalPeakMB} -> ${r.externalEndMB} MB)`;
@@ -129,10 +122,8 @@ function defineTests() {
       // 17-byte update each, gc() every 100,000; or createHash/createHmac.
       const run = (which) => {
         const kinds = [['createHasher', 'sha512'], ['hmacHasher', 'sha512']];
-        const res = spawnSync(process.execPath, ['--expose-gc', path.join(ROOT, 'benchmark', 'dropped.js'), '--child',
-          JSON.stringify([which, 17, kinds, TOTAL])], { encoding: 'utf8', timeout: 200000, killSignal: 'SIGKILL' });
-        assert.strictEqual(res.status, 0, `${which}: ${res.signal || res.status}\n${res.stderr.slice(-4000)}`);
-        const r = JSON.parse(res.stdout);
+        const r = JSON.parse(childOutput(path.join(ROOT, 'benchmark', 'dropped.js'), ['--child', JSON.stringify([which, 17, kinds, TOTAL])],
+          { timeout: 200000 }));
         return { growthMB: Math.round(r.growthMB * 10) / 10, live: r.live ?? 0 };
       };
       const node = run('node');
@@ -261,11 +252,4 @@ function defineTests() {
   });
 }
 
-if (require.main === module) {
-  abandon().then(
-    (r) => { process.stdout.write(`RESULT ${JSON.stringify(r)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
-} else {
-  defineTests();
-}
+childEntry(module, abandon, defineTests);

@@ -11,7 +11,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const { occurrences, sha256Block } = require('./fixtures/memory-scan');
-const { spawnSync } = require('child_process');
+const { childOutput, childEntry } = require('./child');
 
 // ---- the child side --------------------------------------------------------
 
@@ -70,11 +70,7 @@ function stagedMessage(f) {
 
 // ---- the mocha side --------------------------------------------------------
 
-function child() {
-  const res = spawnSync(process.execPath, ['--expose-gc', __filename], { encoding: 'utf8', timeout: 120000 });
-  assert.strictEqual(res.status, 0, res.stderr);
-  return JSON.parse(res.stdout);
-}
+const child = () => JSON.parse(childOutput(__filename));
 
 function defineTests() {
   const { describeNative } = require('./common');
@@ -101,9 +97,4 @@ function defineTests() {
   });
 }
 
-if (require.main === module) {
-  childStates()
-    .then((r) => console.log(JSON.stringify(r)), (err) => { console.error(err); process.exitCode = 1; });
-} else {
-  defineTests();
-}
+childEntry(module, () => childStates().then((r) => console.log(JSON.stringify(r))), defineTests);

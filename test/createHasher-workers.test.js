@@ -104,19 +104,11 @@ async function childHandle() {
 // ---- the mocha side ----------------------------------------------------------------
 function defineTests() {
   const assert = require('assert');
-  const { spawnSync } = require('child_process');
   const { itNative } = require('./common');
+  const { childResult } = require('./child');
 
   function child(name, timeoutMs) {
-    const res = spawnSync(process.execPath, ['--expose-gc', __filename, name], {
-      encoding: 'utf8', maxBuffer: 16 * MIB, timeout: timeoutMs, killSignal: 'SIGKILL',
-    });
-    if (res.error) throw new Error(`child ${name}: ${res.error.message}\n${res.stderr}`);
-    assert.strictEqual(res.signal, null, `child ${name} killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-    assert.strictEqual(res.status, 0, `child ${name} exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, `child ${name} printed no result\n${res.stdout}\n${res.stderr}`);
-    const r = JSON.parse(line.slice(7));
+    const r = childResult(__filename, [name], { timeout: timeoutMs });
     console.log(`      [${name}] ${JSON.stringify(r).slice(0, 400)}`);
     return r;
   }
@@ -161,12 +153,7 @@ if (!isMainThread) {
     parentPort.postMessage('ready');
     for (let i = 0; ; i++) live[i % live.length].update(Buffer.alloc(100, i));
   }
-} else if (require.main === module) {
-  const children = { many: childMany, terminate: childTerminate, handle: childHandle };
-  children[process.argv[2]]().then(
-    (r) => { process.stdout.write(`RESULT ${JSON.stringify(r)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
 } else {
-  defineTests();
+  const children = { many: childMany, terminate: childTerminate, handle: childHandle };
+  require('./child').childEntry(module, ([name]) => children[name](), defineTests);
 }

@@ -26,24 +26,14 @@ const MIB = 2 ** 20;
 
 function defineTests() {
   const assert = require('assert');
-  const { spawnSync } = require('child_process');
+  const { childResult } = require('./child');
 
   // Runs a case in a child; a signal or a non-zero exit fails the test with
   // the child's stderr. Returns the child's result, or skips the test.
   function child(ctx, name, args = [], timeoutMs = 120000) {
     const started = Date.now();
-    const res = spawnSync(process.execPath, ['--expose-gc', __filename, name, ...args.map(String)], {
-      encoding: 'utf8', maxBuffer: 16 * MIB, timeout: timeoutMs, killSignal: 'SIGKILL',
-    });
-    const ms = Date.now() - started;
-    const where = `child "${name} ${args.join(' ')}" after ${ms} ms`;
-    if (res.error) throw new Error(`${where}: ${res.error.message}\n${res.stderr}`);
-    assert.strictEqual(res.signal, null, `${where} was killed by ${res.signal}\n${res.stderr}`);
-    assert.strictEqual(res.status, 0, `${where} exited with ${res.status}\n${res.stderr}`);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, `${where} printed no result\n${res.stdout}\n${res.stderr}`);
-    const result = JSON.parse(line.slice(7));
-    console.log(`      [${name} ${args.join(' ')}] ${ms} ms: ${JSON.stringify(result.times || result.skip || {})}`);
+    const result = childResult(__filename, [name, ...args], { timeout: timeoutMs });
+    console.log(`      [${name} ${args.join(' ')}] ${Date.now() - started} ms: ${JSON.stringify(result.times || result.skip || {})}`);
     if (result.skip) ctx.skip();
     return result;
   }
@@ -352,11 +342,4 @@ async function runChild(name, args) {
 }
 
 // Run as a child (a case name in argv), or loaded by mocha.
-if (require.main === module) {
-  runChild(process.argv[2], process.argv.slice(3)).then(
-    (result) => { process.stdout.write(`RESULT ${JSON.stringify(result)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
-} else {
-  defineTests();
-}
+require('./child').childEntry(module, ([name, ...args]) => runChild(name, args), defineTests);

@@ -27,20 +27,10 @@ const BATCH = 10000;
 
 function defineTests() {
   const assert = require('assert');
-  const { spawnSync } = require('child_process');
   const { itNative } = require('./common');
+  const { childResult } = require('./child');
 
-  function runKeys() {
-    const res = spawnSync(process.execPath, ['--expose-gc', __filename, 'keys'], {
-      encoding: 'utf8', maxBuffer: 16 * MIB, timeout: 110000, killSignal: 'SIGKILL',
-    });
-    if (res.error) throw new Error(`keys child: ${res.error.message}\n${res.stderr}`);
-    assert.strictEqual(res.signal, null, `keys child was killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-    assert.strictEqual(res.status, 0, `keys child exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, `keys child printed no result\n${res.stdout}\n${res.stderr}`);
-    return JSON.parse(line.slice(7)).report;
-  }
+  const runKeys = () => childResult(__filename, ['keys'], { timeout: 110000 }).report;
 
   describe('soak', function () {
     // Each dropped key holds about 1 KB of native state (the keyed states,
@@ -69,18 +59,8 @@ function defineTests() {
       const budget = Math.max(120000, calls * 0.025 + 60000);
       this.timeout(budget + 10000);
       const started = Date.now();
-      const res = spawnSync(process.execPath, ['--expose-gc', __filename, String(calls)], {
-        encoding: 'utf8', maxBuffer: 16 * MIB, timeout: budget, killSignal: 'SIGKILL',
-      });
-      const ms = Date.now() - started;
-      const where = `soak child after ${ms} ms`;
-      if (res.error) throw new Error(`${where}: ${res.error.message}\n${res.stderr}`);
-      assert.strictEqual(res.signal, null, `${where} was killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-      assert.strictEqual(res.status, 0, `${where} exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-      const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      assert.ok(line, `${where} printed no result\n${res.stdout}\n${res.stderr}`);
-      const r = JSON.parse(line.slice(7));
-      console.log(`      [soak] ${ms} ms: ${JSON.stringify(r.report)}`);
+      const r = childResult(__filename, [calls], { timeout: budget });
+      console.log(`      [soak] ${Date.now() - started} ms: ${JSON.stringify(r.report)}`);
 
       assert.deepStrictEqual(r.bad, [], `${r.report.badCount} of ${r.report.checked} checked results differ`);
       assert.strictEqual(r.report.calls, calls);
@@ -439,11 +419,4 @@ async function runChild(totalCalls) {
 }
 
 // Run as a child (the number of calls in argv, or `keys`), or loaded by mocha.
-if (require.main === module) {
-  (process.argv[2] === 'keys' ? keysChild() : runChild(Number(process.argv[2]))).then(
-    (result) => { process.stdout.write(`RESULT ${JSON.stringify(result)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
-} else {
-  defineTests();
-}
+require('./child').childEntry(module, ([what]) => (what === 'keys' ? keysChild() : runChild(Number(what))), defineTests);

@@ -8,7 +8,7 @@
 // key is collected. The live key's state is found first: the scan can see
 // what it looks for.
 const assert = require('assert');
-const { spawnSync } = require('child_process');
+const { childOutput, childEntry } = require('./child');
 const fs = require('fs');
 const { occurrences, sha256Block } = require('./fixtures/memory-scan');
 
@@ -56,11 +56,7 @@ const CHILD = {
 
 // ---- the mocha side --------------------------------------------------------
 
-function child(name) {
-  const res = spawnSync(process.execPath, ['--expose-gc', __filename, name], { encoding: 'utf8', timeout: 120000 });
-  assert.strictEqual(res.status, 0, res.stderr);
-  return JSON.parse(res.stdout);
-}
+const child = (name) => JSON.parse(childOutput(__filename, [name]));
 
 function defineTests() {
   const { describeNative } = require('./common');
@@ -85,5 +81,4 @@ function defineTests() {
   });
 }
 
-if (require.main === module) CHILD[process.argv[2]]();
-else defineTests();
+childEntry(module, ([name]) => { CHILD[name](); }, defineTests);

@@ -18,7 +18,7 @@ const MIB = 2 ** 20;
 
 function defineTests() {
   const assert = require('assert');
-  const { spawnSync } = require('child_process');
+  const { childResult } = require('./child');
 
   // glibc's malloc raises its mmap threshold (up to 32 MiB) as large
   // blocks are freed, and then keeps freed 8-64 MiB Buffers and copies in
@@ -28,24 +28,13 @@ function defineTests() {
   // memory; a block that leaks stays mapped and counted. (Other C
   // libraries ignore the variable.)
   const ENV = {
-    ...process.env,
     GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=131072'].filter(Boolean).join(':'),
   };
 
   function child(name, timeoutMs) {
     const started = Date.now();
-    const res = spawnSync(process.execPath, ['--expose-gc', __filename, name], {
-      encoding: 'utf8', maxBuffer: 16 * MIB, timeout: timeoutMs, killSignal: 'SIGKILL', env: ENV,
-    });
-    const ms = Date.now() - started;
-    const where = `child "${name}" after ${ms} ms`;
-    if (res.error) throw new Error(`${where}: ${res.error.message}\n${res.stderr}`);
-    assert.strictEqual(res.signal, null, `${where} was killed by ${res.signal}\n${res.stderr.slice(-4000)}`);
-    assert.strictEqual(res.status, 0, `${where} exited with ${res.status}\n${res.stderr.slice(-4000)}`);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, `${where} printed no result\n${res.stdout}\n${res.stderr}`);
-    const result = JSON.parse(line.slice(7));
-    console.log(`      [${name}] ${ms} ms: ${JSON.stringify(result.report)}`);
+    const result = childResult(__filename, [name], { timeout: timeoutMs, env: ENV });
+    console.log(`      [${name}] ${Date.now() - started} ms: ${JSON.stringify(result.report)}`);
     return result;
   }
 
@@ -61,17 +50,7 @@ function defineTests() {
       }
     });
 
-    // Bound: a live worker that has loaded the addon costs about 8.5 MB of
-    // RSS (measured: isolate, heap, thread stack, libuv loop); the 180
-    // cycles between the two measurements would leak about 1.5 GB if
-    // environments were not torn down, 36 x 8 MiB if the input copies of
-    // hashAsync jobs cut off by terminate() leaked, 36 x 2000 x ~1 KB if
-    // HmacKeys alive at teardown were not finalized. 40 MB is far below all
-    // of these (anything leaking >= 230 KB a cycle fails) and far above
-    // what is seen with nothing of fast-hash's leaking: 2-4 MB (Node itself
-    // keeps 20-40 KB per worker cycle, and about 55 B per Node-API external
-    // still alive when a worker's environment is torn down, this addon or
-    // not).
+    // 40 MB: far below what any leak of a cycle's environment, jobs or keys adds, far above the noise (benchmark/README.md, "Worker cycles").
     it('200 create/terminate cycles (most terminated while busy) leave RSS flat (< 40 MB from cycle 20 to 200)', function () {
       // Not under AddressSanitizer: its allocator keeps per-thread caches and
       // shadow memory for every thread it has seen, so 200 worker threads
@@ -494,11 +473,4 @@ async function runChild(name) {
 }
 
 // Run as a child (a case name in argv), or loaded by mocha.
-if (require.main === module) {
-  runChild(process.argv[2]).then(
-    (result) => { process.stdout.write(`RESULT ${JSON.stringify(result)}\n`); },
-    (err) => { process.stderr.write(`${err && err.stack}\n`); process.exitCode = 1; },
-  );
-} else {
-  defineTests();
-}
+require('./child').childEntry(module, ([name]) => runChild(name), defineTests);

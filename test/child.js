@@ -1,0 +1,82 @@
+'use strict';
+// Tests that can crash the process (a signal from the addon, an abort in
+// Node), or that need a process of their own (--expose-gc, RSS, the
+// environment), run their cases in a child: the test file itself, run by
+// node with a case name. A crash then fails one test with its signal
+// instead of ending mocha.
+//
+// The test file ends with
+//   childEntry(module, main, defineTests);
+// Loaded by mocha, that calls defineTests(); run as a child, it calls
+// main(args) (args: the strings after the file name) and prints what main
+// returns, if anything, as one `RESULT <json>` line. The mocha side runs
+// the child with childResult(__filename, args) (that value) or
+// childOutput(__filename, args) (its stdout), which fail the test when the
+// child is killed, times out or exits with a status other than 0; or with
+// spawnChild (spawnSync's result, nothing asserted) to judge a crash itself.
+const assert = require('assert');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const MARK = 'RESULT ';
+const tail = (text, n = 4000) => String(text || '').slice(-n);
+
+// Runs `file` in a new node process. Options: args given to node before the
+// file (`flags`, default --expose-gc), timeout (ms, default 120000, then
+// SIGKILL), env (added to this process's), cwd, maxBuffer. Returns
+// spawnSync's result with `ms`, the time it took.
+function spawnChild(file, args = [], options = {}) {
+  const { flags = ['--expose-gc'], timeout = 120000, env, cwd, maxBuffer = 64 << 20 } = options;
+  const started = Date.now();
+  const res = spawnSync(process.execPath, [...flags, file, ...args.map(String)], {
+    encoding: 'utf8', maxBuffer, timeout, killSignal: 'SIGKILL', cwd,
+    env: env === undefined ? process.env : { ...process.env, ...env },
+  });
+  res.ms = Date.now() - started;
+  return res;
+}
+
+// spawnChild, asserting that the child ended by itself with status 0.
+// Returns its stdout.
+function childOutput(file, args = [], options = {}) {
+  const res = spawnChild(file, args, options);
+  const where = `child "${[path.basename(file), ...args].join(' ')}" after ${res.ms} ms`;
+  if (res.error) throw new Error(`${where}: ${res.error.message}\n${tail(res.stderr)}`);
+  assert.strictEqual(res.signal, null, `${where} was killed by ${res.signal}\n${tail(res.stderr)}`);
+  assert.strictEqual(res.status, 0, `${where} exited with ${res.status}\n${tail(res.stderr)}`);
+  return res.stdout;
+}
+
+// The value the child's main returned (its last RESULT line), from a child
+// run as childOutput runs it.
+function childResult(file, args = [], options = {}) {
+  const stdout = childOutput(file, args, options);
+  return resultOf(stdout, `child "${[path.basename(file), ...args].join(' ')}"`);
+}
+
+// The value of the last RESULT line in `stdout`; fails when there is none.
+function resultOf(stdout, where = 'child') {
+  const line = String(stdout).split('\n').reverse().find((l) => l.startsWith(MARK));
+  assert.ok(line, `${where} printed no result\n${tail(stdout)}`);
+  return JSON.parse(line.slice(MARK.length));
+}
+
+// See the top of this file. With { exit: true } the child exits as soon as
+// its result is written, rather than when nothing is left to run (a case
+// may leave handles behind on purpose).
+function childEntry(mod, main, defineTests, { exit = false } = {}) {
+  if (require.main !== mod) {
+    defineTests();
+    return;
+  }
+  Promise.resolve().then(() => main(process.argv.slice(2))).then((result) => {
+    const text = result === undefined ? '' : `\n${MARK}${JSON.stringify(result)}\n`;
+    process.stdout.write(text, () => { if (exit) process.exit(0); });
+  }, (err) => {
+    process.stderr.write(`child error: ${err && err.stack ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+    if (exit) process.exit(1);
+  });
+}
+
+module.exports = { spawnChild, childOutput, childResult, resultOf, childEntry };
