@@ -85,7 +85,6 @@ const hostile = fc.oneof(
   { weight: 2, arbitrary: hostileGetterObj },
   { weight: 3, arbitrary: hostileBinary },
 );
-const withHostile = (valid, wValid = 3, wHostile = 1) => fc.oneof({ weight: wValid, arbitrary: valid }, { weight: wHostile, arbitrary: hostile });
 
 const lengthSpec = fc.oneof(
   { weight: 3, arbitrary: fc.constant(null) },

@@ -5,7 +5,7 @@
 // an outcome against what the call must do. Every distinct failure is kept
 // once, with its shortest example, for report().
 const fs = require('fs');
-const { types: { isProxy } } = require('util');
+const { types: { isProxy, isUint8Array } } = require('util');
 
 const TRACE = process.env.HOSTILE_TRACE === '1';
 // With HOSTILE_TRACE=1 every call is named on stderr before it is made, so
