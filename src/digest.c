@@ -298,3 +298,8 @@ int fh_digest(fh_state *st, fh_ll_ctx *scratch, const fh_alg *alg,
   if (scratch == NULL) fh_wipe(&own, fh_ll_size(alg->kind));
   return ok;
 }
+
+const char *fh_digest_path(const fh_state *st, const fh_alg *alg) {
+  if (alg->kind != FH_KIND_EVP) return "low-level";
+  return st->direct[alg - st->algs].ctx != NULL ? "provider" : "evp";
+}

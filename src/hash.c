@@ -130,10 +130,7 @@ napi_value fh_resolve(napi_env env, napi_callback_info info) {
   CALL(env, napi_set_named_property(env, result, "block", value));
   CALL(env, napi_get_boolean(env, alg->xof, &value));
   CALL(env, napi_set_named_property(env, result, "xof", value));
-  CALL(env, napi_create_string_utf8(env,
-                                    alg->kind != FH_KIND_EVP     ? "low-level"
-                                    : st->direct[id].ctx != NULL ? "provider"
-                                                                 : "evp",
+  CALL(env, napi_create_string_utf8(env, fh_digest_path(st, alg),
                                     NAPI_AUTO_LENGTH, &value));
   CALL(env, napi_set_named_property(env, result, "path", value));
   return result;
