@@ -39,6 +39,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const util = require('util');
 const { TARGETS, WINDOWS_NODE, prebuildPath, requirement, missingTools, isHost, windowsNode } = require('./prebuild');
 const wine = require('./wine');
 
@@ -371,11 +372,29 @@ function selectTargets(names) {
   return names.length ? TARGETS.filter((t) => names.includes(id(t))) : TARGETS;
 }
 
-function main() {
-  if (process.argv.includes('--install-tools')) return installTools();
-  const targets = selectTargets(process.argv.slice(2).filter((a) => !a.startsWith('--')));
+const USAGE = 'usage: node scripts/test-prebuilds.js [--install-tools] [platform-arch ...]';
+
+function main(argv) {
+  let values, positionals;
+  try {
+    ({ values, positionals } = util.parseArgs({
+      args: argv,
+      options: { 'install-tools': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    }));
+  } catch (err) {
+    console.error(`test:prebuilds: ${err.message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values['install-tools']) return installTools();
+  const targets = selectTargets(positionals);
   if (!targets) {
     console.log(`test:prebuilds: known targets: ${TARGETS.map((t) => `${t.platform}-${t.arch}`).join(', ')}`);
+    console.log(USAGE);
     return 2;
   }
   const missing = missingPackages();
@@ -415,5 +434,5 @@ function main() {
   return failed ? 1 : 0;
 }
 
-if (require.main === module) process.exitCode = main();
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
 module.exports = { runtimeFor, probe, packageCopy, missingPackages };
