@@ -61,7 +61,7 @@ const CORRECTNESS = [
 // binary (npm test runs it).
 const TIMING_SKIPS = ['a 256 MiB hash does not block the event loop'];
 // Left out under emulation too: the million-key GC child (memory, not
-// correctness, and minutes of emulation; npm test runs it) and the 1 MiB
+// correctness, and slow under emulation; npm test runs it) and the 1 MiB
 // sweep, whose own 60 s timeout emulation exceeds (the one-million-"a"
 // vectors still hash long inputs there).
 const EMULATION_SKIPS = ['keys dropped without destroy', '1 MiB inputs, every algorithm'];
@@ -73,7 +73,9 @@ const WINDOWS_SKIPS = ['reads a FIFO delivered in several writes to its end'];
 // A whole mocha run's limit: a test blocked in a system call (a FIFO nobody
 // opens) stops the event loop, and with it mocha's own timeouts.
 const RUN_LIMIT_MS = 20 * 60 * 1000;
-// Under Wine (about 40 s here), and for one `node -e`.
+// A whole mocha run under Wine, and one `node -e`: well above what they take
+// (benchmark/README.md, "Times and scatter measured on this VM"), so only a
+// hang reaches them.
 const WINE_RUN_LIMIT_MS = 5 * 60 * 1000;
 const STEP_LIMIT_MS = 2 * 60 * 1000;
 
