@@ -6,15 +6,19 @@
 // before then).
 //
 // Usage: node benchmark/dropped.js [--count N]       (npm run bench:dropped)
+// (--child JSON: internal, one loop, started by the parent and by
+// test/createHasher-memory.test.js)
 //
 // Each row is one loop of N hashers (default 1,000,000), the two kinds of
 // its row alternating, one update each, gc() every 100,000; each side runs
 // in a child of its own (node --expose-gc), best (least growth) of three.
 const { spawnSync } = require('child_process');
 const path = require('path');
+const util = require('util');
 
 const ROOT = path.join(__dirname, '..');
 const ROUNDS = 3;
+const USAGE = 'usage: node benchmark/dropped.js [--count N]';
 
 // name, part size, fast-hash's two kinds, node:crypto's two kinds.
 const ROWS = [
@@ -65,9 +69,31 @@ function run(side, row, count) {
   return best;
 }
 
-function main() {
-  const at = process.argv.indexOf('--count');
-  const count = at > 0 ? Number(process.argv[at + 1]) : 1000000;
+function main(argv) {
+  let values;
+  try {
+    ({ values } = util.parseArgs({
+      args: argv,
+      options: { count: { type: 'string' }, child: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (err) {
+    console.error(`${err.message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.child !== undefined) {
+    const [side, size, kinds, n] = JSON.parse(values.child);
+    process.stdout.write(JSON.stringify(child(side, size, kinds, n)));
+    return 0;
+  }
+  const count = values.count === undefined ? 1000000 : Math.round(Number(values.count));
+  if (!(count > 0)) {
+    console.error(`--count needs a positive number, got ${values.count}\n${USAGE}`);
+    return 2;
+  }
   const impl = require(ROOT).implementation;
   console.log(`${count} hashers dropped in a loop that never yields, node ${process.version}, ` +
     `fast-hash ${impl}: RSS growth over the loop (best of ${ROUNDS} children)`);
@@ -79,11 +105,7 @@ function main() {
     console.log(`${row[0].padEnd(40)}  ${`${node.growthMB.toFixed(1)} MB`.padStart(11)}  ` +
       `${`${ours.growthMB.toFixed(1)} MB`.padStart(9)}  ${ratio.toFixed(2).padStart(5)}  ${ours.live ?? '-'}`);
   }
+  return 0;
 }
 
-if (process.argv[2] === '--child') {
-  const [side, size, kinds, count] = JSON.parse(process.argv[3]);
-  process.stdout.write(JSON.stringify(child(side, size, kinds, count)));
-} else {
-  main();
-}
+process.exitCode = main(process.argv.slice(2));

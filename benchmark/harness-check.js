@@ -2,7 +2,7 @@
 // Can mitata or tinybench measure tens of nanoseconds honestly? The evidence
 // behind benchmark/README.md "Why the batch timer". Times the same four
 // functions with each harness, several times over, in one process:
-//   trivial      () => x ^ 1           (true cost: about 1 ns, the loop's own)
+//   trivial      () => x ^ 1           (true cost: next to nothing, the loop's own)
 //   fast-hash    hash('sha256', 16-byte Buffer)
 //   crypto.hash  crypto.hash('sha256', 16-byte Buffer)
 //   createHash   createHash('sha256').update(16-byte Buffer).digest('hex')
@@ -49,8 +49,9 @@ const fresh = (src, ...args) => new Function('f', 'm', `return ${src}`)(...args)
 
 // Each harness times every function of FNS: { [name]: { best, median } } ns per call.
 // The batch timer of common.js, as the suite runs it (short batches, the
-// functions interleaved, a time budget) and as the older scripts run it
-// (nine 40 ms batches per function).
+// functions interleaved, a time budget) and in rounds of long batches, as
+// the per-API scripts (hash.js, hmac.js, many.js) run it (here nine 40 ms
+// batches per function).
 const loops = () => Object.entries(FNS).map(([name, f]) =>
   ({ name, loop: fresh('(c, n) => { let s = 0; for (let i = 0; i < n; i++) s ^= f() ? 1 : 0; return s; }', f) }));
 const pick = (r) => Object.fromEntries(Object.entries(r).map(([n, v]) => [n, { best: v.bestNs, median: v.medianNs }]));

@@ -35,9 +35,10 @@ const report = require('./suite/report');
 const { chart } = require('./svg');
 const alloc = require('./alloc/run');
 
-// Full: ~1.2 s of interleaved 2 ms batches per cell (about 100 per peer; at
+// Full: 1.2 s of interleaved 2 ms batches per cell (about 100 per peer; at
 // least 15 rounds where a call takes milliseconds). Quick: a third of the
-// time, every size of the digest question and 64 B for the others: ~35 s.
+// time, every size of the digest question and 64 B for the others (run
+// times: benchmark/README.md).
 const FULL = { budgetMs: 1200, batchMs: 2, warmupMs: 100, minRounds: 15, sizes: () => SIZES };
 const QUICK = {
   budgetMs: 400, batchMs: 2, warmupMs: 50, minRounds: 10, sizes: (q) => (q.id === 'a' ? SIZES : q.quickSizes || [64]),

@@ -26,6 +26,7 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+const util = require('util');
 
 const root = path.join(__dirname, '..');
 
@@ -218,8 +219,20 @@ function isDependency() {
     path.basename(path.dirname(path.dirname(root))) === 'node_modules';
 }
 
+// Whether the arguments ask for a build (--force). This is the install
+// script, and an install must not fail over its arguments, so the parse is
+// not strict: an unknown option, a positional or a value given to --force
+// is no error, only not --force. To mean exactly "--force is one of the
+// arguments", the test is on the tokens: a bare --force, or a --force after
+// the `--` terminator, counts; --force=x does not, whatever comes after it.
+function forceAsked(argv) {
+  const { tokens } = util.parseArgs({ args: argv, options: { force: { type: 'boolean' } }, strict: false, tokens: true });
+  return tokens.some((t) => (t.kind === 'option' && t.rawName === '--force' && !t.inlineValue) ||
+    (t.kind === 'positional' && t.value === '--force'));
+}
+
 function main() {
-  const force = process.argv.includes('--force') || process.env.FAST_HASH_FORCE_BUILD === '1';
+  const force = forceAsked(process.argv.slice(2)) || process.env.FAST_HASH_FORCE_BUILD === '1';
   const found = force ? {} : loadableBinary();
   if (found.file) {
     console.log(`fast-hash: using ${path.relative(root, found.file)}`);
@@ -231,4 +244,4 @@ function main() {
 }
 
 if (require.main === module) process.exitCode = main();
-module.exports = { localNodeDir, findNodeGyp, whyFailed };
+module.exports = { localNodeDir, findNodeGyp, whyFailed, forceAsked };

@@ -100,12 +100,12 @@ const RUNTIMES = [
       'a Node outside engines gets js, unless FAST_HASH_IMPLEMENTATION=native asks for the addon',
       'SHAKE with an outputLength prints no deprecation warning (DEP0198), either implementation',
     ],
-    why: 'JS on Windows Node under Wine (paths, files, children, ESM there); FIFO tests need mkfifo; the three forcing the addon find only this machine\'s (test:prebuilds tests the Windows one); hostile and cli build POSIX paths and errnos (a backslash in a file name, ENOTDIR, ENAMETOOLONG); workers (3 min here, and files terminated workers hold cannot be removed on Windows) and limits (2 min) run on the Linux rows',
+    why: 'JS on Windows Node under Wine (paths, files, children, ESM there); FIFO tests need mkfifo; the three forcing the addon find only this machine\'s (test:prebuilds tests the Windows one); hostile and cli build POSIX paths and errnos (a backslash in a file name, ENOTDIR, ENAMETOOLONG); workers (slow under Wine, and files terminated workers hold cannot be removed on Windows) and limits (slow there too) run on the Linux rows',
   },
 ];
 
-// Minutes one runtime may take before it is killed (the slowest takes 4),
-// and the whole matrix: a runtime that would start past it is not run and
+// Minutes one runtime may take before it is killed (well above the slowest
+// one's time, in benchmark/README.md), and the whole matrix: a runtime that would start past it is not run and
 // counts as failed, so a hanging runtime cannot take CI past its 90 min.
 const RUNTIME_LIMIT_MIN = 10;
 const MATRIX_BUDGET_MIN = 45;
@@ -232,8 +232,8 @@ function installedBinary(r) {
 
 // npm install into the cache; a second try with --force (npm may refuse a
 // package whose os/cpu/libc fields it misreads). Installs run one at a time:
-// concurrent ones into fresh prefixes have been seen to report "up to date"
-// and install nothing.
+// concurrent ones into fresh prefixes can report "up to date" and install
+// nothing.
 function install(r) {
   const dir = packageDir(r.pkg);
   fs.mkdirSync(dir, { recursive: true });

@@ -6,7 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { whyFailed } = require('../scripts/build');
+const { whyFailed, forceAsked } = require('../scripts/build');
 const { packageCopy } = require('../scripts/test-prebuilds');
 
 const NOTICE = /^fast-hash: the addon was not built \((.+)\); using the JavaScript implementation .*then run `npm rebuild fast-hash`\. Log: (.+)$/;
@@ -47,6 +47,21 @@ describe('whyFailed', function () {
     const got = whyFailed(`x.c:1:1: error: ${'y'.repeat(500)}\n`);
     assert.strictEqual(got.length, 200);
     assert.ok(!got.includes('\n'));
+  });
+});
+
+// The install script's one flag: asked for exactly when the arguments hold
+// the string --force, as argv.includes('--force') said, and no argument list
+// makes the parse throw (an install must not fail over its arguments).
+describe('forceAsked', function () {
+  it('is true exactly when an argument is --force, and never throws', function () {
+    const pool = ['--force', '--force=x', '--force=', '--', '-', '-f', '-force', 'x', '--foo', '--foo=--force',
+      '--no-force', '-abc', '--=x', '---', '--FORCE'];
+    const lists = [[]];
+    for (let n = 1; n <= 3; n++) {
+      for (const prev of lists.filter((l) => l.length === n - 1)) for (const a of pool) lists.push([...prev, a]);
+    }
+    for (const args of lists) assert.strictEqual(forceAsked(args), args.includes('--force'), JSON.stringify(args));
   });
 });
 

@@ -3,6 +3,7 @@
 // the aligned allocators) run for one call of each case, on the main thread.
 //
 // Usage: node benchmark/alloc/run.js [--calls N]        (npm run bench:alloc)
+// (--child K: internal, one child per case, started by the parent)
 //
 // counter.c is compiled into a temporary directory and preloaded
 // (LD_PRELOAD) into one child `node` per case, so cases do not share JIT or
@@ -20,8 +21,10 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const util = require('util');
 
 const WINDOWS = 5;
+const USAGE = 'usage: node benchmark/alloc/run.js [--calls N]';
 
 // ---- cases --------------------------------------------------------------------
 // Each returns the call to count and the value it must produce (checked once,
@@ -134,7 +137,7 @@ function count(calls, print = console.log) {
     const count = makeCases().length;
     for (let k = 0; k < count; k++) {
       const file = path.join(dir, `counts-${k}`);
-      const res = spawnSync(process.execPath, [__filename, '--child', String(k), String(calls)], {
+      const res = spawnSync(process.execPath, [__filename, '--child', String(k), '--calls', String(calls)], {
         env: { ...process.env, LD_PRELOAD: so, ALLOC_COUNTER_FILE: file },
         encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -170,16 +173,34 @@ done in ${secs.toFixed(1)} s`);
   }
 }
 
+// --child K runs case K in this process (the parent starts one per case).
 function main(argv) {
-  const i = argv.indexOf('--calls');
-  const calls = i >= 0 ? Math.round(Number(argv[i + 1])) : 100000;
-  if (!(calls > 0)) { console.error('usage: node benchmark/alloc/run.js [--calls N]'); return 2; }
+  let values;
+  try {
+    ({ values } = util.parseArgs({
+      args: argv,
+      options: { calls: { type: 'string' }, child: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (err) {
+    console.error(`${err.message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const calls = values.calls === undefined ? 100000 : Math.round(Number(values.calls));
+  if (!(calls > 0)) {
+    console.error(`--calls needs a positive number, got ${values.calls}\n${USAGE}`);
+    return 2;
+  }
+  if (values.child !== undefined) {
+    child(Number(values.child), calls);
+    return 0;
+  }
   return count(calls).code;
 }
 
 module.exports = { count };
 
-if (require.main === module) {
-  if (process.argv[2] === '--child') child(Number(process.argv[3]), Number(process.argv[4]));
-  else process.exitCode = main(process.argv.slice(2));
-}
+if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -19,6 +19,7 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+const util = require('util');
 
 const HERE = __dirname;
 const ROOT = path.join(HERE, '..', '..');
@@ -88,7 +89,19 @@ function tryLoad() {
 module.exports = { load, tryLoad, FILE };
 
 if (require.main === module) {
-  const why = process.argv.includes('--force') ? 'asked for' : staleness();
-  if (why) build(why);
-  else console.log(`${path.relative(ROOT, FILE)} is up to date`);
+  const USAGE = 'usage: node benchmark/ceiling [--force]';
+  let values;
+  try {
+    ({ values } = util.parseArgs({ options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (err) {
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+  } else {
+    const why = values.force ? 'asked for' : staleness();
+    if (why) build(why);
+    else console.log(`${path.relative(ROOT, FILE)} is up to date`);
+  }
 }

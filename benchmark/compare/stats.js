@@ -85,8 +85,8 @@ function welch(a, b) {
   return { ma, mb, t, df, p, halfWidth: (alpha) => tQuantile(1 - alpha / 2, df) * se };
 }
 
-// Known values: closed forms for df = 1 (Cauchy) and df = 2; the rest were
-// computed with mpmath at 30 digits (betainc, findroot), including fractional
+// Known values: closed forms for df = 1 (Cauchy) and df = 2; the rest come
+// from mpmath at 30 digits (betainc, findroot), including fractional
 // df as Welch's test produces, and R's t.test(c(2,4,6,8,10), c(1,2,3,4,5)).
 // Returns a list of failures (empty when all agree to 1e-9, relative).
 function selfTest() {

@@ -42,7 +42,8 @@ async function digestRow(libs, alg, data, enc) {
     if (!str) row.external.push(bun.cryptoHasherBytes(alg, data.length));
   }
   // The ceiling digests the very same memory when it can: a copy of 1 MiB
-  // elsewhere can digest a few per cent slower or faster.
+  // elsewhere can digest slower or faster (benchmark/README.md, "Times and
+  // scatter measured on this VM").
   peers.push(ceiling(alg, [str ? Buffer.from(data) : data]));
   const expected = crypto.createHash(alg).update(data).digest(enc === 'buffer' ? undefined : enc);
   return { ...row, peers: peers.filter(Boolean), expected, bytes: Buffer.byteLength(data) };
@@ -95,8 +96,10 @@ async function hmacRow(libs, alg, data) {
 // the whole array of results, as a caller would keep them; the loops fill a
 // preallocated array, so they pay no growth cost that hashMany does not. The
 // list holds 1,000 items, or 2 MiB in all for larger items (128 of 16 KiB, 2
-// of 1 MiB): it stays in this machine's 4 MiB L2 cache, as the ceiling's one
-// buffer does, so the per-item ceiling compares like with like.
+// of 1 MiB): small enough to stay in L2 cache (benchmark/README.md, "Times
+// and scatter measured on this VM", has the size this was fitted to), as
+// the ceiling's one buffer does, so the per-item ceiling compares like with
+// like.
 async function manyRow(libs, alg, size) {
   const count = Math.max(1, Math.min(1000, Math.floor((2 << 20) / size)));
   const inputs = Array.from({ length: count }, (_, k) => bytes(size, 31, k * 7 + 3));

@@ -1,6 +1,6 @@
 'use strict';
 // Printing: one table per question and variant, rows printed as they are
-// measured (a full run takes minutes), then the headline lines.
+// measured (so a long run shows its progress), then the headline lines.
 
 const { fmtNs } = require('../common');
 
