@@ -161,15 +161,13 @@ static EVP_MD *lookup(const char *name) {
                         : EVP_MD_fetch(NULL, EVP_MD_get0_name(legacy), NULL);
 }
 
-static void follow_fips(fh_state *st);
-
 int fh_alg_resolve(fh_state *st, const char *name) {
   EVP_MD *md;
   fh_alg *alg;
   uint32_t i;
   int xof, size;
 
-  follow_fips(st);
+  fh_state_follow_fips(st);
   md = lookup(name);
 
   /* Failed fetches leave entries on the thread's queue; node:crypto must not
@@ -201,7 +199,7 @@ int fh_alg_resolve(fh_state *st, const char *name) {
   return (int)st->nalgs++;
 }
 
-static void follow_fips(fh_state *st) {
+void fh_state_follow_fips(fh_state *st) {
   int fips = EVP_default_properties_is_fips_enabled(NULL);
   uint32_t i;
 
@@ -217,8 +215,4 @@ static void follow_fips(fh_state *st) {
     use_md(st, i, name != NULL ? EVP_MD_fetch(NULL, name, NULL) : NULL);
   }
   ERR_clear_error();
-}
-
-void fh_state_check_fips(fh_state *st, int now) {
-  if (now || ++st->calls % FH_FIPS_CHECK_EVERY == 0) follow_fips(st);
 }

@@ -58,16 +58,6 @@ static int fh_ll_final(fh_kind kind, fh_ll_ctx *c, uint8_t *out) {
   }
 }
 
-static size_t fh_ll_size(fh_kind kind) {
-  switch (kind) {
-    case FH_KIND_MD5: return sizeof(MD5_CTX);
-    case FH_KIND_SHA1: return sizeof(SHA_CTX);
-    case FH_KIND_SHA224:
-    case FH_KIND_SHA256: return sizeof(SHA256_CTX);
-    default: return sizeof(SHA512_CTX);
-  }
-}
-
 static size_t fh_ll_block(fh_kind kind) {
   return kind == FH_KIND_SHA384 || kind == FH_KIND_SHA512 ? SHA512_CBLOCK
                                                           : SHA256_CBLOCK;
@@ -228,7 +218,7 @@ int fh_md_finish(fh_md *m, const uint8_t *p, size_t n, uint8_t *out,
 int fh_md_copy(fh_md *dst, const fh_md *src, EVP_MD_CTX *lent) {
   if (!dst->open && !md_open(dst, (fh_kind)src->kind, src->xof, lent)) return 0;
   if (src->kind == FH_KIND_EVP) return EVP_MD_CTX_copy_ex(dst->evp, src->evp);
-  memcpy(&dst->ll, &src->ll, fh_ll_size((fh_kind)src->kind));
+  memcpy(&dst->ll, &src->ll, sizeof(dst->ll));
   return 1;
 }
 
@@ -239,7 +229,7 @@ void fh_md_close(fh_md *m) {
     EVP_MD_CTX_free(m->evp);
   else if (m->evp != NULL)
     EVP_MD_CTX_reset(m->evp);
-  if (m->kind != FH_KIND_EVP) fh_wipe(&m->ll, fh_ll_size((fh_kind)m->kind));
+  if (m->kind != FH_KIND_EVP) fh_wipe(&m->ll, sizeof(m->ll));
   m->evp = NULL;
   m->open = 0;
 }
@@ -295,7 +285,7 @@ int fh_digest(fh_state *st, fh_ll_ctx *scratch, const fh_alg *alg,
     return evp_one_shot(st, alg, data, len, out, outlen);
   ok = fh_ll_init(alg->kind, c) && fh_ll_update(alg->kind, c, data, len) &&
        fh_ll_final(alg->kind, c, out);
-  if (scratch == NULL) fh_wipe(&own, fh_ll_size(alg->kind));
+  if (scratch == NULL) fh_wipe(&own, sizeof(own));
   return ok;
 }
 

@@ -88,13 +88,18 @@ int fh_alg_resolve(fh_state *st, const char *name);
 /* Follows FIPS mode, which crypto.setFips() can switch at run time: when it
  * changed since the digests were fetched, they are fetched again under the
  * new default properties (a forbidden one is left NULL) and the low-level
- * path is turned off or on; slot IDs stay as they are. Asking OpenSSL takes
- * a lock, a visible part of a short call, so with `now` 0 it asks only every
- * FH_FIPS_CHECK_EVERY calls (the per-call paths); calls that fetch, make a
- * key, or start a batch, an async job or a file pass 1. Called by the two
- * argument readers (fh_get_spec, fh_hmac_key_get) and nowhere else. */
-void fh_state_check_fips(fh_state *st, int now);
+ * path is turned off or on; slot IDs stay as they are. */
+void fh_state_follow_fips(fh_state *st);
 #define FH_FIPS_CHECK_EVERY 1024
+
+/* The FIPS rule. Asking OpenSSL takes a lock, a visible part of a short
+ * call, so with `now` 0 it asks only every FH_FIPS_CHECK_EVERY calls (the
+ * per-call paths); calls that fetch, make a key, or start a batch, an async
+ * job or a file pass 1. Called by the two argument readers (fh_get_spec,
+ * fh_hmac_key_get) and nowhere else; inline, as it runs on every call. */
+static inline void fh_state_check_fips(fh_state *st, int now) {
+  if (now || ++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
+}
 
 /* ---- digest states (digest.c) --------------------------------------------
  * The one place that knows how a digest is computed: OpenSSL's low-level
@@ -103,7 +108,10 @@ void fh_state_check_fips(fh_state *st, int now);
  * thread), or EVP (XOFs, FIPS mode, forced EVP, other threads). Everything
  * else digests through fh_digest or an fh_md and never asks which. */
 
-/* Low-level contexts. */
+/* Low-level contexts. States are copied and wiped whole: a copy or a wipe
+ * of a size known at compile time is a few vector moves, where one of the
+ * size a kind uses becomes `rep movs`/`rep stos`, whose start-up costs
+ * more than the bytes. */
 typedef union {
   MD5_CTX md5;
   SHA_CTX sha1;

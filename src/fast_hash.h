@@ -26,8 +26,17 @@
  * OPENSSL_cleanse's guarantee at memset's speed (OPENSSL_cleanse stores 8
  * bytes per loop turn; at key-block sizes the difference shows in a short
  * HMAC). */
+void fh_wipe_large(void *p, size_t n);
+
 static inline void fh_wipe(void *p, size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
+  /* A large wipe whose size the compiler knows becomes `rep stos`, whose
+   * start-up costs more than libc's vector stores: those go to
+   * fh_wipe_large (error.c), where the size is not known. */
+  if (__builtin_constant_p(n) && n > 128) {
+    fh_wipe_large(p, n);
+    return;
+  }
   memset(p, 0, n);
   __asm__ __volatile__("" : : "r"(p) : "memory");
 #else
@@ -259,12 +268,27 @@ typedef struct {
   uint8_t stack[EVP_MAX_MD_SIZE];
 } fh_out;
 
-/* Returns 1, or 0 with an exception pending and nothing to close. */
-int fh_out_open(napi_env env, fh_out *o, napi_value into, size_t n);
+/* (encode.c) The caller's Buffer and the heap. */
+int fh_out_open_elsewhere(napi_env env, fh_out *o);
+napi_value fh_out_close_text(napi_env env, fh_out *o, int ok, fh_encoding enc);
+
+/* Returns 1, or 0 with an exception pending and nothing to close. Inline:
+ * the stack case is every short call's. */
+static inline int fh_out_open(napi_env env, fh_out *o, napi_value into,
+                              size_t n) {
+  o->n = n;
+  o->into = into;
+  o->bytes = o->stack;
+  return (into == NULL && n <= sizeof(o->stack)) || fh_out_open_elsewhere(env, o);
+}
+
 /* The JS result: when ok and no Buffer was given, the text in enc (else
  * NULL). The bytes are wiped, unless they are the caller's Buffer, and the
  * heap is freed. */
-napi_value fh_out_close(napi_env env, fh_out *o, int ok, fh_encoding enc);
+static inline napi_value fh_out_close(napi_env env, fh_out *o, int ok,
+                                      fh_encoding enc) {
+  return o->into != NULL ? NULL : fh_out_close_text(env, o, ok, enc);
+}
 
 /* The optional last argument: argv[i] if the caller passed it, else NULL. */
 #define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)
