@@ -100,6 +100,22 @@ static int hasher_final(fh_hasher *h, const fh_input *tail, uint8_t *out) {
   return ok;
 }
 
+/* The first n bytes of `tail` (n given by `nv`): the parts the shim staged,
+ * sent with digest() rather than in a call of their own. With none staged
+ * (n 0, the common case for long parts), the tail is not read at all. */
+static int get_tail(napi_env env, napi_value tail, napi_value nv,
+                    fh_input *in) {
+  size_t n;
+
+  if (!fh_get_size(env, nv, &n)) return 0;
+  if (n != 0) return fh_get_input_prefix(env, tail, nv, in);
+  in->data = NULL;
+  in->len = 0;
+  in->heap = NULL;
+  in->secret = 0;
+  return 1;
+}
+
 /* hasherDigest(token, encodingId, tail, n[, buffer]) -> string, or fills
  * buffer: the digest of everything absorbed and then tail's first n bytes.
  * The shim has marked the hasher finished: its state is wiped and freed
@@ -122,7 +138,7 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
     fh_hasher_release(env, self, token);
     return NULL;
   }
-  if (fh_get_input_prefix(env, argv[2], argv[3], &tail)) {
+  if (get_tail(env, argv[2], argv[3], &tail)) {
     ok = hasher_final(h, &tail, out.bytes);
     fh_input_release(&tail);
     if (!ok) fh_throw_openssl(env, "Digest");
