@@ -216,3 +216,8 @@ void fh_state_follow_fips(fh_state *st) {
   }
   ERR_clear_error();
 }
+
+int fh_hmac_capable(const fh_alg *alg) {
+  return !alg->xof && alg->block > 0 && alg->block <= FH_MAX_BLOCK &&
+         alg->size <= EVP_MAX_MD_SIZE;
+}

@@ -85,6 +85,11 @@ void fh_state_free(fh_state *st);
  * or -1 when OpenSSL knows no such digest. Leaves OpenSSL's queue empty. */
 int fh_alg_resolve(fh_state *st, const char *name);
 
+/* Whether HMAC takes this digest: not an XOF, a block no larger than
+ * FH_MAX_BLOCK (this protects fh_hmac_work's memory: fh_get_spec checks it
+ * for every HMAC entry). */
+int fh_hmac_capable(const fh_alg *alg);
+
 /* Follows FIPS mode, which crypto.setFips() can switch at run time: when it
  * changed since the digests were fetched, they are fetched again under the
  * new default properties (a forbidden one is left NULL) and the low-level

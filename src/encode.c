@@ -208,18 +208,23 @@ int fh_emit(napi_env env, napi_value into, const uint8_t *bytes, size_t n,
   return 1;
 }
 
-int fh_out_open_elsewhere(napi_env env, fh_out *o) {
-  if (o->into != NULL) return fh_get_output_of(env, o->into, o->n, &o->bytes);
-  o->bytes = malloc(o->n);
+int fh_out_open(napi_env env, fh_out *o, napi_value into, size_t n) {
+  o->n = n;
+  o->into = into;
+  o->bytes = o->stack;
+  if (into != NULL) return fh_get_output_of(env, into, n, &o->bytes);
+  if (n <= sizeof(o->stack)) return 1;
+  o->bytes = malloc(n);
   if (o->bytes != NULL) return 1;
   fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
-           "Failed to allocate %zu bytes for the digest", o->n);
+           "Failed to allocate %zu bytes for the digest", n);
   return 0;
 }
 
-napi_value fh_out_close_text(napi_env env, fh_out *o, int ok, fh_encoding enc) {
+napi_value fh_out_close(napi_env env, fh_out *o, int ok, fh_encoding enc) {
   napi_value result = NULL;
 
+  if (o->into != NULL) return NULL;
   if (ok) fh_make_string(env, enc, o->bytes, o->n, &result);
   fh_wipe(o->bytes, o->n);
   if (o->bytes != o->stack) free(o->bytes);

@@ -14,15 +14,6 @@
 
 #include "fast_hash.h"
 
-/* fh_wipe's large case (fast_hash.h). Out of the callers' files, so the
- * compiler never sees a size to expand into `rep stos`. */
-void fh_wipe_large(void *p, size_t n) {
-  memset(p, 0, n);
-#if defined(__GNUC__) || defined(__clang__)
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-#endif
-}
-
 static bool exception_pending(napi_env env) {
   bool pending = false;
   return napi_is_exception_pending(env, &pending) == napi_ok && pending;

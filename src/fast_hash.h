@@ -26,17 +26,12 @@
  * OPENSSL_cleanse's guarantee at memset's speed (OPENSSL_cleanse stores 8
  * bytes per loop turn; at key-block sizes the difference shows in a short
  * HMAC). */
-void fh_wipe_large(void *p, size_t n);
-
 static inline void fh_wipe(void *p, size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
-  /* A large wipe whose size the compiler knows becomes `rep stos`, whose
-   * start-up costs more than libc's vector stores: those go to
-   * fh_wipe_large (error.c), where the size is not known. */
-  if (__builtin_constant_p(n) && n > 128) {
-    fh_wipe_large(p, n);
-    return;
-  }
+  /* A large wipe of a size the compiler knows would become `rep stos`,
+   * whose start-up costs more than libc's vector stores: the size is hidden
+   * from it. */
+  if (__builtin_constant_p(n) && n > 128) __asm__("" : "+r"(n));
   memset(p, 0, n);
   __asm__ __volatile__("" : : "r"(p) : "memory");
 #else
@@ -118,11 +113,6 @@ typedef struct {
 
 #define FH_HMAC_INNER(w, alg) ((w)->bytes + (alg)->block)
 #define FH_HMAC_MAC(w, alg) ((w)->bytes + (alg)->block + (alg)->size)
-
-/* Whether HMAC takes this digest: not an XOF, a block no larger than
- * fh_hmac_work's (this protects its memory: fh_get_spec checks it for every
- * HMAC entry). */
-int fh_hmac_capable(const fh_alg *alg);
 
 /* Sets up w: nothing in use yet. */
 void fh_hmac_begin(fh_hmac_work *w);
@@ -268,27 +258,12 @@ typedef struct {
   uint8_t stack[EVP_MAX_MD_SIZE];
 } fh_out;
 
-/* (encode.c) The caller's Buffer and the heap. */
-int fh_out_open_elsewhere(napi_env env, fh_out *o);
-napi_value fh_out_close_text(napi_env env, fh_out *o, int ok, fh_encoding enc);
-
-/* Returns 1, or 0 with an exception pending and nothing to close. Inline:
- * the stack case is every short call's. */
-static inline int fh_out_open(napi_env env, fh_out *o, napi_value into,
-                              size_t n) {
-  o->n = n;
-  o->into = into;
-  o->bytes = o->stack;
-  return (into == NULL && n <= sizeof(o->stack)) || fh_out_open_elsewhere(env, o);
-}
-
+/* Returns 1, or 0 with an exception pending and nothing to close. */
+int fh_out_open(napi_env env, fh_out *o, napi_value into, size_t n);
 /* The JS result: when ok and no Buffer was given, the text in enc (else
  * NULL). The bytes are wiped, unless they are the caller's Buffer, and the
  * heap is freed. */
-static inline napi_value fh_out_close(napi_env env, fh_out *o, int ok,
-                                      fh_encoding enc) {
-  return o->into != NULL ? NULL : fh_out_close_text(env, o, ok, enc);
-}
+napi_value fh_out_close(napi_env env, fh_out *o, int ok, fh_encoding enc);
 
 /* The optional last argument: argv[i] if the caller passed it, else NULL. */
 #define FH_OPTIONAL_ARG(argc, argv, i) ((argc) > (i) ? (argv)[i] : NULL)

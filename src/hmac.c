@@ -10,11 +10,6 @@
 
 #include "fast_hash.h"
 
-int fh_hmac_capable(const fh_alg *alg) {
-  return !alg->xof && alg->block > 0 && alg->block <= FH_MAX_BLOCK &&
-         alg->size <= EVP_MAX_MD_SIZE;
-}
-
 static void xor_block(uint8_t *block, size_t n, uint8_t pad) {
   size_t i;
 
