@@ -14,7 +14,7 @@
 // in a child of its own (node --expose-gc), best (least growth) of three.
 const { spawnSync } = require('child_process');
 const path = require('path');
-const util = require('util');
+const { parseCommandLine } = require('../scripts/parse-args');
 
 const ROOT = path.join(__dirname, '..');
 const ROUNDS = 3;
@@ -70,20 +70,9 @@ function run(side, row, count) {
 }
 
 function main(argv) {
-  let values;
-  try {
-    ({ values } = util.parseArgs({
-      args: argv,
-      options: { count: { type: 'string' }, child: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(argv, { count: { type: 'string' }, child: { type: 'string' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   if (values.child !== undefined) {
     const [side, size, kinds, n] = JSON.parse(values.child);
     process.stdout.write(JSON.stringify(child(side, size, kinds, n)));

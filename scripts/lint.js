@@ -15,7 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { parseArgs } = require('util');
+const { parseCommandLine } = require('./parse-args');
 
 const ROOT = path.join(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
@@ -54,19 +54,10 @@ function clangFormat(fix) {
 }
 
 async function main() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: { js: { type: 'boolean' }, c: { type: 'boolean' }, fix: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(process.argv.slice(2),
+    { js: { type: 'boolean' }, c: { type: 'boolean' }, fix: { type: 'boolean' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const both = !values.js && !values.c;
   let ok = true;
   if (both || values.js) ok = (await eslint(values.fix)) && ok;

@@ -13,6 +13,8 @@
 // reused on later runs. Each run's full output goes to a log file in
 // os.tmpdir(); one line per runtime is printed, then a total line
 // "matrix: N passed, N failed, N skipped" that .ci/run adds to its own.
+// One file past 500 lines: a runtime's row and the way it is run are read
+// together.
 //
 //   node scripts/test-matrix.js              every runtime in RUNTIMES
 //   node scripts/test-matrix.js bun deno     only the runtimes whose id is named

@@ -21,7 +21,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const util = require('util');
+const { parseCommandLine } = require('../../scripts/parse-args');
 
 const WINDOWS = 5;
 const USAGE = 'usage: node benchmark/alloc/run.js [--calls N]';
@@ -175,20 +175,9 @@ done in ${secs.toFixed(1)} s`);
 
 // --child K runs case K in this process (the parent starts one per case).
 function main(argv) {
-  let values;
-  try {
-    ({ values } = util.parseArgs({
-      args: argv,
-      options: { calls: { type: 'string' }, child: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(argv, { calls: { type: 'string' }, child: { type: 'string' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const calls = values.calls === undefined ? 100000 : Math.round(Number(values.calls));
   if (!(calls > 0)) {
     console.error(`--calls needs a positive number, got ${values.calls}\n${USAGE}`);
