@@ -125,16 +125,18 @@ function keyRef(v) {
   if (isProxy(v)) {
     const p = PROXIES.get(v);
     if (!p) return { unknown: true };
-    if (p.mode === 'throwAll') return { user: p.sentinel };
     if (p.mode === 'revoked') return { bad: undefined };
-    // Node 26's isKeyObject no longer sees through a proxy (Node 20's reads
-    // a property through it, and the trap decides): the runtime says.
+    // Whether this runtime's isKeyObject and isCryptoKey look through a
+    // proxy: Node 20's read a property through it, and the trap decides;
+    // Node 24's and 26's do not, and the key is then simply not one.
     let seen;
     try {
-      seen = isKeyObject(v);
+      seen = isKeyObject(v) || isCryptoKey(v);
     } catch {
+      if (p.mode === 'throwAll') return { user: p.sentinel };
       seen = true;
     }
+    if (p.mode === 'throwAll') return { bad: 'ERR_INVALID_ARG_TYPE' };
     return isKeyObject(p.target) && seen ? keyRef(p.target) : { bad: 'ERR_INVALID_ARG_TYPE' };
   }
   let ko;
