@@ -131,10 +131,7 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   napi_valuetype type;
   void *data;
 
-  in->data = NULL;
-  in->len = 0;
-  in->heap = NULL;
-  in->secret = 0;
+  fh_input_empty(in);
   /* Node answers napi_get_buffer_info for every ArrayBufferView with its
    * viewed bytes, and it is the cheapest query: views, the common case, take
    * one call and no typeof. */
@@ -148,6 +145,13 @@ int fh_get_input(napi_env env, napi_value value, fh_input *in) {
   fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
            "The data must be a string, TypedArray or DataView");
   return 0;
+}
+
+void fh_input_empty(fh_input *in) {
+  in->data = NULL;
+  in->len = 0;
+  in->heap = NULL;
+  in->secret = 0;
 }
 
 int fh_get_key(napi_env env, napi_value value, fh_input *in) {

@@ -186,6 +186,8 @@ int fh_get_key(napi_env env, napi_value value, fh_input *in);
 int fh_get_input_prefix(napi_env env, napi_value value, napi_value nv,
                         fh_input *in);
 void fh_input_release(fh_input *in);
+/* An input of no bytes, nothing to release. */
+void fh_input_empty(fh_input *in);
 
 int fh_get_u32(napi_env env, napi_value value, uint32_t *out);
 

@@ -109,10 +109,7 @@ static int get_tail(napi_env env, napi_value tail, napi_value nv,
 
   if (!fh_get_size(env, nv, &n)) return 0;
   if (n != 0) return fh_get_input_prefix(env, tail, nv, in);
-  in->data = NULL;
-  in->len = 0;
-  in->heap = NULL;
-  in->secret = 0;
+  fh_input_empty(in);
   return 1;
 }
 
