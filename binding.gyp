@@ -18,6 +18,7 @@
         "src/hmac_key.c",
         "src/hasher.c",
         "src/hasher_store.c",
+        "src/hasher_async.c",
         "src/many.c",
         "src/file.c",
         "src/async.c"

@@ -13,6 +13,7 @@ const {
   parseOptions, outputLength, toBytes, guarded, macScratch, takeMac, allocOutput, keyMac,
 } = require('./args');
 const { makeError, invalidArgType, invalidArgValue } = require('./errors');
+const { isDataView } = require('util').types;
 
 // ---- hashers dropped unfinished -------------------------------------------
 // The native states live in the addon's store, named by token: a hasher
@@ -42,6 +43,8 @@ function flushSoon() {
 
 const kConstruct = Symbol('fast-hash Hasher');
 let register; // (hashers) => registers the unfinished ones; set in the class
+let absorbAsync; // (hasher, batch, n) => Promise; set in the class (stream.js)
+let discard; // (hasher) => finishes it unused; set in the class (stream.js)
 
 // Notes a hasher that has a native state, to be registered if it is still
 // unfinished at the end of the job.
@@ -132,6 +135,26 @@ class Hasher {
           registry.register(h, h.#cell);
         }
       }
+    };
+    // A stream digest's batch, absorbed off the event loop: what is kept
+    // goes first, so the hasher has a native state for the job to update.
+    // The hasher takes no other call until the promise settles.
+    absorbAsync = (h, batch, n) => {
+      h.#send(undefined);
+      return binding.hasherUpdateAsync(h.#handle, batch, n);
+    };
+    // A stream digest that failed: its state is freed and its staged bytes
+    // (and, for HMAC, its key lease) given back now, not at collection.
+    discard = (h) => {
+      if (h.#finished) return;
+      h.#finished = true;
+      if (h.#cell !== undefined) h.#cell.handle = undefined;
+      if (h.#handle !== undefined) binding.hasherFree(h.#handle);
+      h.#text = undefined;
+      h.#spare();
+      const lease = h.#lease;
+      h.#lease = undefined;
+      if (lease !== undefined) lease.release();
     };
   }
 
@@ -347,9 +370,70 @@ class Hasher {
     return copy;
   }
 
+  // A Transform that passes every chunk on and updates this hasher with
+  // it, on this thread as it passes (digest() may be called at any time, so
+  // no update can still be running elsewhere).
+  passThrough() {
+    if (!Hasher.#is(this)) throw invalidThis('passThrough');
+    if (this.#finished) throw finalized(this.passThrough);
+    return passThrough(this);
+  }
+
   get [Symbol.toStringTag]() {
     return 'Hasher';
   }
+}
+
+// The Transform of hasher.passThrough(). Its writable side takes any value,
+// so a bad chunk is refused here with a coded error; it pushes the bytes it
+// hashed (a string in another encoding as its bytes).
+function passThrough(hasher) {
+  const { Transform } = require('stream');
+  return new Transform({
+    writableObjectMode: true,
+    transform(chunk, encoding, callback) {
+      let bytes;
+      try {
+        bytes = chunkBytes(chunk, 'chunk', encoding);
+        hasher.update(bytes);
+      } catch (err) {
+        callback(err);
+        return;
+      }
+      callback(null, bytes);
+    },
+  });
+}
+
+const dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get;
+const dataViewOffset = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteOffset').get;
+const dataViewLength = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get;
+const bufferOf = intrinsic('buffer').get;
+const byteOffsetOf = intrinsic('byteOffset').get;
+
+// A stream chunk as a string (UTF-8) or a Uint8Array over exactly its
+// bytes, read through the intrinsic getters (a view's own properties are
+// not trusted); anything else is ERR_INVALID_ARG_TYPE, named `name`. A
+// string with an encoding other than UTF-8 (a Writable's write(s, 'hex'))
+// becomes its bytes.
+function chunkBytes(chunk, name, encoding) {
+  if (typeof chunk === 'string') {
+    if (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8' || encoding === 'buffer') {
+      return chunk;
+    }
+    return Buffer.from(chunk, encoding);
+  }
+  const tag = ReflectApply(tagOf, chunk, []);
+  if (tag === 'Uint8Array') return chunk;
+  if (tag !== undefined) {
+    return new Uint8Array(ReflectApply(bufferOf, chunk, []), ReflectApply(byteOffsetOf, chunk, []),
+      ReflectApply(byteLengthOf, chunk, []));
+  }
+  if (isDataView(chunk)) {
+    return new Uint8Array(ReflectApply(dataViewBuffer, chunk, []), ReflectApply(dataViewOffset, chunk, []),
+      ReflectApply(dataViewLength, chunk, []));
+  }
+  return toBytes(chunk, name, undefined);
 }
 
 // Registers the noted hashers still unfinished, and forgets the list.
@@ -453,6 +537,12 @@ function createHasher(algorithm, options) {
   return new Hasher(kConstruct, undefined, alg, length, false);
 }
 
+// A plain hasher of `alg` (lookupAlgorithm's entry) giving `length` bytes,
+// its arguments already checked (stream.js).
+function plainHasher(alg, length) {
+  return new Hasher(kConstruct, undefined, alg, length, false);
+}
+
 // hmacKey.createHasher(): `lease` is the key's, taken for this hasher
 // ({ handle, retain(), release() }, index.js); `alg` its { name, size,
 // xof: false }.
@@ -460,4 +550,8 @@ function hmacHasher(lease, alg) {
   return new Hasher(kConstruct, undefined, alg, alg.size, true, lease);
 }
 
-module.exports = { createHasher, hmacHasher, Hasher };
+module.exports = {
+  createHasher, hmacHasher, plainHasher, Hasher, chunkBytes,
+  absorbAsync: (h, batch, n) => absorbAsync(h, batch, n),
+  discard: (h) => discard(h),
+};

@@ -16,7 +16,8 @@ const {
   guarded, wholeView, arrayLength,
 } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
-const { createHasher, hmacHasher } = require('./hasher');
+const { createHasher, hmacHasher, plainHasher } = require('./hasher');
+const { sourceKind, streamOptions, digestSource } = require('./stream');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -207,6 +208,20 @@ class HmacKey {
     return hmacHasher(this.#lease.retain(), { name: this.#algorithm, size: this.#size, xof: false });
   }
 
+  // The HMAC of everything `source` yields (stream.js), from a hasher
+  // started now: a later destroy() does not touch it.
+  digestStream(source, options) {
+    try {
+      if (!HmacKey.#isKey(this)) throw invalidThis('digestStream');
+      const kind = sourceKind(source, this.digestStream);
+      const spec = streamOptions(options, false, this.digestStream);
+      if (this.#destroyed) throw destroyed(this.digestStream);
+      return digestSource(this.createHasher(), true, source, kind, spec);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   // Wipes the keyed states now rather than at garbage collection, or, while
   // a hasher made from the key is unfinished and has no state of its own,
   // when the last such hasher finishes. Later digest(), verify() and
@@ -233,14 +248,53 @@ function destroyed(caller) {
 }
 
 function createHmacKey(algorithm, key) {
-  checkAlgorithm(algorithm, createHmacKey);
+  return makeHmacKey(algorithm, key, createHmacKey);
+}
+
+function makeHmacKey(algorithm, key, caller) {
+  checkAlgorithm(algorithm, caller);
   const original = key;
-  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, createHmacKey);
+  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, caller);
   try {
-    const alg = hmacAlgorithm(algorithm, createHmacKey);
+    const alg = hmacAlgorithm(algorithm, caller);
     return new HmacKey(kConstruct, binding.hmacKeyNew(alg.id, key), alg);
   } finally {
     if (key !== original) wipeKey(original, key);
+  }
+}
+
+// ---- streams ---------------------------------------------------------------
+
+function hashStream(algorithm, source, options) {
+  try {
+    checkAlgorithm(algorithm, hashStream);
+    const kind = sourceKind(source, hashStream);
+    const spec = streamOptions(options, true, hashStream);
+    const alg = lookupAlgorithm(algorithm, hashStream);
+    const length = outputLength(alg, spec.length, hashStream);
+    return digestSource(plainHasher(alg, length), false, source, kind, spec);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+// The key is keyed now, into a hasher of its own; its HmacKey is destroyed
+// at once (the hasher's lease keeps the states until it has its own copy).
+function hmacStream(algorithm, key, source, options) {
+  try {
+    checkAlgorithm(algorithm, hmacStream);
+    const hmacKey = makeHmacKey(algorithm, key, hmacStream);
+    let hasher;
+    try {
+      const kind = sourceKind(source, hmacStream);
+      const spec = streamOptions(options, false, hmacStream);
+      hasher = hmacKey.createHasher();
+      return digestSource(hasher, true, source, kind, spec);
+    } finally {
+      hmacKey.destroy();
+    }
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 
@@ -401,5 +455,7 @@ module.exports = {
   hmacAsync,
   hashFile,
   hashFileSync,
+  hashStream,
+  hmacStream,
   getHashes,
 };

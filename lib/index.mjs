@@ -7,6 +7,6 @@ const fastHash = require('./index.js');
 
 export const {
   hash, hmac, createHmacKey, createHasher, verifyHmac, hashMany, hashAsync, hmacAsync,
-  hashFile, hashFileSync, getHashes, implementation,
+  hashFile, hashFileSync, hashStream, hmacStream, getHashes, implementation,
 } = fastHash;
 export default fastHash;

@@ -430,6 +430,19 @@ function prefix(data, n) {
   return bytes.subarray(0, n);
 }
 
+// The update a stream batch gets on the thread pool natively: here on this
+// thread, as node:crypto hashes streams, with the promise settled on the
+// next turn of the event loop, so a source that never ends still lets
+// timers, I/O and process.exit() run between batches.
+function hasherUpdateAsync(handle, batch, n) {
+  try {
+    hasherUpdate(handle, batch, n);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function hasherFree(handle) {
   if (handle !== null && typeof handle === 'object' && 'outer' in handle) handle.hash = handle.outer = undefined;
 }
@@ -610,6 +623,7 @@ module.exports = {
   hasherDigest,
   hasherCopy,
   hasherFree,
+  hasherUpdateAsync,
   hmacKeyHasher,
   hashPrefix,
   hashMany,

@@ -374,6 +374,10 @@ int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
 typedef struct {
   uint32_t gen;           /* the generation its token names */
   uint8_t hmac;           /* digest() finishes the outer state too */
+  uint8_t busy;           /* a thread-pool update holds the states
+                             (hasher_async.c): no call may touch them */
+  uint8_t doomed;         /* freed while busy: released when the update
+                             ends */
   uint32_t size;          /* the digest's own output length */
   size_t length;          /* output bytes digest() gives */
   size_t heap;            /* native memory of its states, told to V8 */
@@ -400,6 +404,7 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info);
 napi_value fh_hasher_copy(napi_env env, napi_callback_info info);
 napi_value fh_hmac_key_hasher(napi_env env, napi_callback_info info);
 napi_value fh_hasher_free(napi_env env, napi_callback_info info);
+napi_value fh_hasher_update_async(napi_env env, napi_callback_info info);
 napi_value fh_hasher_store_stats(napi_env env, napi_callback_info info);
 /* Wipes and frees every hasher state of the environment (at its teardown). */
 void fh_hashers_free(fh_state *st);

@@ -25,7 +25,12 @@ static fh_hasher *get_hasher(napi_env env, fh_state *st, napi_value value,
   h = fh_hasher_find(st, *token);
   if (h == NULL)
     fh_throw(env, FH_ERROR, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-  return h;
+  else if (h->busy)
+    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
+             "Invalid state: the hasher is being updated off the event loop");
+  else
+    return h;
+  return NULL;
 }
 
 /* The token of a hasher whose states were just set up (ok), or, when that
@@ -187,16 +192,23 @@ napi_value fh_hmac_key_hasher(napi_env env, napi_callback_info info) {
   return issued(env, self, h, token, ok, "HMAC hasher");
 }
 
-/* hasherFree(token): frees the state of a hasher dropped before digest();
- * a token that names no live hasher is left alone. */
+/* hasherFree(token): frees the state of a hasher dropped before digest()
+ * (one a thread-pool update holds, once it ends); a token that names no
+ * live hasher is left alone. */
 napi_value fh_hasher_free(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   void *self;
   int64_t token;
+  fh_hasher *h;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if (napi_get_value_int64(env, argv[0], &token) == napi_ok)
+  if (napi_get_value_int64(env, argv[0], &token) != napi_ok ||
+      (h = fh_hasher_find(self, token)) == NULL)
+    return NULL;
+  if (h->busy)
+    h->doomed = 1;
+  else
     fh_hasher_release(env, self, token);
   return NULL;
 }

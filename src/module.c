@@ -97,6 +97,7 @@ NAPI_MODULE_INIT() {
     { "hasherDigest", NULL, fh_hasher_digest, NULL, NULL, NULL, napi_enumerable, st },
     { "hasherCopy", NULL, fh_hasher_copy, NULL, NULL, NULL, napi_enumerable, st },
     { "hasherFree", NULL, fh_hasher_free, NULL, NULL, NULL, napi_enumerable, st },
+    { "hasherUpdateAsync", NULL, fh_hasher_update_async, NULL, NULL, NULL, napi_enumerable, st },
     { "hmacKeyHasher", NULL, fh_hmac_key_hasher, NULL, NULL, NULL, napi_enumerable, st },
     { "hashPrefix", NULL, fh_hash_prefix, NULL, NULL, NULL, napi_enumerable, st },
     { "hasherStoreStats", NULL, fh_hasher_store_stats, NULL, NULL, NULL, napi_enumerable, st },

@@ -1,0 +1,392 @@
+'use strict';
+// hashStream, hmacStream and hmacKey.digestStream: the digest of everything
+// a source yields. A source is read (pump*, one per kind of source) into a
+// Feed, which copies each chunk into a batch before the next chunk is asked
+// for (so a source that reuses its memory still gets the right digest) and
+// hands full batches to the hasher off the event loop (absorbAsync), two
+// batches taking turns so that reading and hashing overlap. What is left at
+// the end is hashed here, with the digest.
+
+const { Buffer } = require('buffer');
+const { setImmediate } = require('timers');
+const { isAnyArrayBuffer } = require('util').types;
+const { absorbAsync, discard, chunkBytes } = require('./hasher');
+const { DATA_TYPES, guarded, parseOptions } = require('./args');
+const { makeError, invalidArgType } = require('./errors');
+
+// ---- batches --------------------------------------------------------------
+// A batch goes off to be hashed once it holds MIN bytes and no other is
+// being hashed, or once it is full. A stream's first batch is MIN bytes
+// (short streams, the common case, never need more); later ones BIG, so a
+// fast source costs one thread-pool job per BIG bytes, and no job holds a
+// pool thread for longer than hashing BIG bytes takes. Finished streams
+// leave their batches for the next (a few kept); batches are
+// allocUnsafeSlow's, never Buffer's shared pool, and those that held HMAC
+// input are wiped before they are kept or dropped.
+const MIN = 64 * 1024;
+const BIG = 1024 * 1024;
+const KEPT = 2;
+const spares = { [MIN]: [], [BIG]: [] };
+
+function takeBatch(size) {
+  return spares[size].pop() ?? Buffer.allocUnsafeSlow(size);
+}
+
+function giveBatch(batch, used, secret) {
+  if (secret) batch.fill(0, 0, used);
+  const list = spares[batch.length];
+  if (list.length < KEPT) list.push(batch);
+}
+
+// Strings no longer than this are written into the batch as they are;
+// longer ones are encoded first (a batch may not have room for them).
+const SHORT_TEXT = 1024;
+
+class Feed {
+  #hasher;
+  #secret;
+  #batch;          // being filled: #batch[0, #used)
+  #used = 0;
+  #taken = 0;      // batches taken so far
+  #job;            // the batch being hashed: a promise that never rejects
+  #error;          // what a job failed with
+
+  constructor(hasher, secret) {
+    this.#hasher = hasher;
+    this.#secret = secret;
+  }
+
+  // Copies a chunk (a string, or a Uint8Array from chunkBytes) into the
+  // batch. Returns undefined, or a promise when the caller must wait before
+  // it asks for the next chunk (both batches are full). With no job running,
+  // used < MIN holds after every call.
+  write(chunk) {
+    if (this.#error !== undefined) throw this.#error;
+    const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, 0);
+    if (waiting !== undefined) return waiting;
+    if (this.#job === undefined && this.#used >= MIN) this.#send();
+    return undefined;
+  }
+
+  #writeText(text) {
+    if (text.length > SHORT_TEXT) return this.#writeBytes(Buffer.from(text), 0);
+    let batch = this.#batch;
+    if (batch !== undefined && batch.length - this.#used < 3 * text.length) {
+      if (this.#job !== undefined) return this.#later(text, 0);
+      this.#send();
+      batch = undefined;
+    }
+    batch ??= this.#take();
+    this.#used += batch.write(text, this.#used, 'utf8');
+    return undefined;
+  }
+
+  #writeBytes(bytes, from) {
+    const n = bytes.length;
+    for (let at = from; at < n;) {
+      let batch = this.#batch;
+      if (batch === undefined) {
+        batch = this.#take();
+      } else if (this.#used === batch.length) {
+        if (this.#job !== undefined) return this.#later(bytes, at);
+        this.#send();
+        continue;
+      }
+      const fits = Math.min(n - at, batch.length - this.#used);
+      batch.set(fits === n ? bytes : bytes.subarray(at, at + fits), this.#used);
+      this.#used += fits;
+      at += fits;
+    }
+    return undefined;
+  }
+
+  #take() {
+    this.#batch = takeBatch(this.#taken++ === 0 ? MIN : BIG);
+    return this.#batch;
+  }
+
+  // The rest of a chunk (from byte `at`), once the job running is done.
+  async #later(chunk, at) {
+    await this.#job;
+    if (this.#error !== undefined) throw this.#error;
+    const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, at);
+    if (waiting !== undefined) await waiting;
+    if (this.#job === undefined && this.#used >= MIN) this.#send();
+  }
+
+  // The batch goes off to be hashed; when it is done it is given back, and
+  // the next goes at once if it has enough.
+  #send() {
+    const batch = this.#batch;
+    const used = this.#used;
+    this.#batch = undefined;
+    this.#used = 0;
+    this.#job = absorbAsync(this.#hasher, batch, used).then(() => {
+      this.#job = undefined;
+      giveBatch(batch, used, this.#secret);
+      if (this.#used >= MIN) this.#send();
+    }, (err) => {
+      this.#job = undefined;
+      giveBatch(batch, used, this.#secret);
+      this.#error ??= err;
+    });
+  }
+
+  // The digest of everything written: the last job awaited, what is left
+  // hashed here.
+  async end(encoding) {
+    // A job's end sends the next batch if it has MIN bytes: less is left.
+    while (this.#job !== undefined) await this.#job;
+    if (this.#error !== undefined) throw this.#error;
+    const batch = this.#batch;
+    this.#batch = undefined;
+    try {
+      if (batch !== undefined) this.#hasher.update(batch.subarray(0, this.#used));
+      return this.#hasher.digest(encoding);
+    } finally {
+      if (batch !== undefined) giveBatch(batch, this.#used, this.#secret);
+      this.#used = 0;
+    }
+  }
+
+  // After a failure: once no job holds the hasher, its state is freed and
+  // the batch given back.
+  async discard() {
+    while (this.#job !== undefined) await this.#job;
+    discard(this.#hasher);
+    if (this.#batch !== undefined) giveBatch(this.#batch, this.#used, this.#secret);
+    this.#batch = undefined;
+    this.#used = 0;
+  }
+}
+
+// ---- sources ---------------------------------------------------------------
+const SOURCE_TYPES = 'an instance of Readable, ReadableStream, or Blob, or an iterable of chunks';
+const NODE = 0;
+const WEB = 1;
+const BLOB = 2;
+const ASYNC = 3;
+const SYNC = 4;
+
+// Which kind of source `source` is, by the methods it has (streams from
+// other copies of the stream module, Bun's and Deno's included, qualify);
+// data itself (a string, a view) is not a source of chunks.
+function sourceKind(source, caller) {
+  if (source === null || typeof source !== 'object' || ArrayBuffer.isView(source) || isAnyArrayBuffer(source)) {
+    throw invalidArgType('source', SOURCE_TYPES, source, caller);
+  }
+  return guarded(source, 'source', SOURCE_TYPES, caller, (s) => {
+    if (typeof s.pipe === 'function' && typeof s.on === 'function' && typeof s.read === 'function' &&
+        typeof s.pause === 'function' && typeof s.resume === 'function') return NODE;
+    if (typeof s.getReader === 'function') return WEB;
+    if (typeof s.stream === 'function' && typeof s.arrayBuffer === 'function') return BLOB;
+    if (typeof s[Symbol.asyncIterator] === 'function') return ASYNC;
+    if (typeof s[Symbol.iterator] === 'function') return SYNC;
+    throw invalidArgType('source', SOURCE_TYPES, s, caller);
+  });
+}
+
+function abortError(signal) {
+  const err = makeError(Error, 'ABORT_ERR', 'The operation was aborted');
+  err.name = 'AbortError';
+  Object.defineProperty(err, 'cause', {
+    value: signal.reason, enumerable: false, writable: true, configurable: true,
+  });
+  return err;
+}
+
+// Calls onAbort once when `signal` aborts; returns the function that stops
+// listening.
+function onAbort(signal, fn) {
+  if (signal === undefined) return () => {};
+  signal.addEventListener('abort', fn, { once: true });
+  return () => signal.removeEventListener('abort', fn);
+}
+
+// A Node stream, read in flowing mode ('data' events: no promise per
+// chunk), paused while the feed is full. Ends when the stream ends (with
+// its error, or ERR_STREAM_PREMATURE_CLOSE when it closes early, as
+// stream.finished reports them); on a bad chunk or an abort it is
+// destroyed, as leaving a `for await` loop over it destroys it.
+function pumpNode(stream, write, signal) {
+  const { finished } = require('stream');
+  return new Promise((resolve, reject) => {
+    let index = 0;
+    let settled = false;
+    let waiting; // a write's promise: the stream is paused until it settles
+    const settle = (err) => {
+      if (settled) return;
+      settled = true;
+      stream.removeListener('data', onData);
+      stopFinished();
+      stopAbort();
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const fail = (err) => {
+      if (settled) return;
+      settle(err);
+      stream.destroy();
+    };
+    const onData = (chunk) => {
+      if (settled) return;
+      try {
+        waiting = write(chunk, index++);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (waiting === undefined) return;
+      stream.pause();
+      waiting.then(() => {
+        waiting = undefined;
+        if (!settled) stream.resume();
+      }, fail);
+    };
+    const stopAbort = onAbort(signal, () => fail(abortError(signal)));
+    // finished() calls back on a later tick, never from here.
+    const stopFinished = finished(stream, { writable: false }, (err) => {
+      if (err) settle(err);
+      else if (waiting === undefined) settle();
+      else waiting.then(() => settle(), fail);
+    });
+    stream.on('data', onData);
+    stream.resume();
+  });
+}
+
+// A WHATWG ReadableStream (a Blob's too), through a reader; on a bad chunk
+// or an abort the stream is cancelled with that reason.
+async function pumpWeb(stream, write, signal) {
+  const reader = stream.getReader();
+  let stopped; // why reading stopped early
+  const stop = (err) => {
+    if (stopped !== undefined) return;
+    stopped = err;
+    reader.cancel(err).catch(() => {});
+  };
+  const stopAbort = onAbort(signal, () => stop(abortError(signal)));
+  try {
+    for (let index = 0; ; index++) {
+      const { done, value } = await reader.read();
+      if (stopped !== undefined) throw stopped;
+      if (done) return;
+      let waiting;
+      try {
+        waiting = write(value, index);
+        if (waiting !== undefined) await waiting;
+      } catch (err) {
+        stop(err);
+        throw err;
+      }
+      if (stopped !== undefined) throw stopped;
+    }
+  } finally {
+    stopAbort();
+    reader.releaseLock();
+  }
+}
+
+// Chunks from an iterator (sync or async): `next` gives its next result.
+// An abort rejects at once, with a pending next() left to settle (it is
+// raced, so a later rejection of it is handled); on a bad chunk or an
+// abort the iterator's return() is called, as leaving a loop over it does.
+async function pumpIterator(iterator, sync, write, signal) {
+  let aborted;
+  let stopAbort = () => {};
+  const abort = new Promise((resolve, reject) => {
+    stopAbort = onAbort(signal, () => reject((aborted = abortError(signal))));
+  });
+  abort.catch(() => {});
+  try {
+    for (let index = 0; ; index++) {
+      let result = iterator.next();
+      if (!sync) result = await Promise.race([result, abort]);
+      else if ((index & 0xffff) === 0xffff) await turn(abort);
+      if (aborted !== undefined) throw aborted;
+      if (result === null || typeof result !== 'object') {
+        throw makeError(TypeError, 'ERR_INVALID_RETURN_VALUE',
+          `Expected the source's iterator to return an object. Received ${typeof result}`);
+      }
+      if (result.done) return;
+      const waiting = write(result.value, index);
+      if (waiting !== undefined) await Promise.race([waiting, abort]);
+    }
+  } catch (err) {
+    try {
+      if (typeof iterator.return === 'function') {
+        const closing = iterator.return();
+        if (!sync) Promise.resolve(closing).catch(() => {});
+      }
+    } catch {
+      // The failure that stopped reading is what the caller gets.
+    }
+    throw err;
+  } finally {
+    stopAbort();
+  }
+}
+
+// One turn of the event loop (or the abort), so that a sync source which
+// never ends lets timers, I/O and process.exit() run.
+const turn = (abort) => Promise.race([new Promise((resolve) => setImmediate(resolve)), abort]);
+
+function pump(kind, source, write, signal) {
+  switch (kind) {
+    case NODE:
+      return pumpNode(source, write, signal);
+    case WEB:
+      return pumpWeb(source, write, signal);
+    case BLOB:
+      return pumpWeb(source.stream(), write, signal);
+    case ASYNC:
+      return pumpIterator(source[Symbol.asyncIterator](), false, write, signal);
+    default:
+      return pumpIterator(source[Symbol.iterator](), true, write, signal);
+  }
+}
+
+// ---- options -----------------------------------------------------------------
+const OPTION_TYPES = 'of type string or an instance of Object';
+const NO_OPTIONS = Object.freeze({ outputEncoding: 'hex', length: -1, signal: undefined });
+
+// { outputEncoding (a name the hasher's digest() takes), length (-1: the
+// digest's own), signal }, each property read once.
+function streamOptions(options, withLength, caller) {
+  if (options === undefined) return NO_OPTIONS;
+  if (options === null || typeof options !== 'object') {
+    const { length } = parseOptions(options, withLength, caller);
+    return { outputEncoding: options, length, signal: undefined };
+  }
+  const read = (key) => guarded(options, 'options', OPTION_TYPES, caller, (o) => o[key]);
+  const outputEncoding = read('outputEncoding');
+  const outputLength = withLength ? read('outputLength') : undefined;
+  const signal = read('signal');
+  const { length } = parseOptions({ outputEncoding, outputLength }, withLength, caller);
+  if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
+    throw invalidArgType('options.signal', 'an instance of AbortSignal', signal, caller);
+  }
+  return { outputEncoding: outputEncoding ?? 'hex', length, signal };
+}
+
+// ---- the digest ----------------------------------------------------------------
+
+// The digest `hasher` gives of everything `source` yields (its kind from
+// sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
+async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
+  const feed = new Feed(hasher, secret);
+  const write = (chunk, index) => feed.write(chunkBytes(chunk, `chunks[${index}]`));
+  try {
+    if (signal !== undefined && signal.aborted) {
+      if (kind === NODE) source.destroy();
+      throw abortError(signal);
+    }
+    await pump(kind, source, write, signal);
+    return await feed.end(outputEncoding);
+  } catch (err) {
+    await feed.discard();
+    throw err;
+  }
+}
+
+module.exports = { sourceKind, streamOptions, digestSource, DATA_TYPES };

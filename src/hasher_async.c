@@ -1,0 +1,160 @@
+/* hasherUpdateAsync: a hasher's update on the libuv thread pool, for the
+ * stream digests (lib/stream.js), so long inputs are hashed while the event
+ * loop goes on.
+ *
+ * The job reads the caller's view in place: the shim passes only batch
+ * buffers of its own, which never reach user code and are neither changed
+ * nor detached until the promise settles; a reference keeps the view alive
+ * meanwhile. While the job runs the hasher is busy: every call that would
+ * touch its states refuses it, and hasherFree defers the release to the
+ * job's end. Each job is one bounded update (the shim sends at most a
+ * batch), so no job holds a pool thread for long, and an environment that
+ * ends (worker.terminate(), process exit) waits for no more than one. */
+#include <stdlib.h>
+
+#include <openssl/err.h>
+
+#include "fast_hash.h"
+
+typedef struct {
+  fh_state *st;
+  fh_hasher *h;           /* its slot does not move while busy */
+  int64_t token;
+  const uint8_t *data;
+  size_t len;
+  int ok;
+  unsigned long ossl_error;
+  napi_ref keep;          /* the view being read */
+  napi_deferred deferred;
+  napi_async_work work;
+} fh_update_job;
+
+/* On a thread-pool thread: only the hasher's inner (or only) state, which
+ * has a context of its own. */
+static void execute(napi_env env, void *data) {
+  fh_update_job *job = data;
+
+  (void)env;
+  job->ok = fh_md_update(&job->h->md[0], job->data, job->len);
+  /* This thread's error queue is not node:crypto's: leave it clean. */
+  if (!job->ok) job->ossl_error = ERR_get_error();
+  ERR_clear_error();
+}
+
+/* The rejection of a failed update, as async.c words OpenSSL's errors. */
+static napi_value update_error(napi_env env, unsigned long e) {
+  napi_value error = NULL, code, message;
+  char text[256] = "Digest update failed";
+
+  if (e != 0) ERR_error_string_n(e, text, sizeof(text));
+  if (napi_create_string_utf8(env, "ERR_CRYPTO_OPERATION_FAILED",
+                              NAPI_AUTO_LENGTH, &code) == napi_ok &&
+      napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message) == napi_ok)
+    napi_create_error(env, code, message, &error);
+  return error;
+}
+
+/* Back on the JS thread: the hasher is free again (or released, if it was
+ * freed meanwhile), and the promise settles unless the environment is
+ * going away (status not napi_ok). */
+static void complete(napi_env env, napi_status status, void *data) {
+  fh_update_job *job = data;
+  napi_value value = NULL;
+
+  job->h->busy = 0;
+  if (job->h->doomed) fh_hasher_release(env, job->st, job->token);
+  if (status == napi_ok) {
+    if (job->ok && napi_get_undefined(env, &value) == napi_ok)
+      napi_resolve_deferred(env, job->deferred, value);
+    else if (!job->ok && (value = update_error(env, job->ossl_error)) != NULL)
+      napi_reject_deferred(env, job->deferred, value);
+  }
+  napi_delete_reference(env, job->keep);
+  napi_delete_async_work(env, job->work);
+  free(job);
+}
+
+/* The first n bytes of the Uint8Array `view` (nv: n), kept alive by a
+ * reference. Returns 1, or 0 with an exception pending. */
+static int keep_view(napi_env env, napi_value view, napi_value nv,
+                     fh_update_job *job) {
+  napi_typedarray_type type;
+  size_t length, n;
+  void *bytes;
+  int is_view = 0;
+
+  if (napi_is_typedarray(env, view, &is_view) != napi_ok || !is_view ||
+      napi_get_typedarray_info(env, view, &type, &length, &bytes, NULL,
+                               NULL) != napi_ok ||
+      type != napi_uint8_array) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+             "The batch must be a Uint8Array");
+    return 0;
+  }
+  if (!fh_get_size(env, nv, &n)) return 0;
+  if (n > length) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_OUT_OF_RANGE",
+             "The length %zu is more than the batch's %zu bytes", n, length);
+    return 0;
+  }
+  job->data = bytes;
+  job->len = n;
+  CALL(env, napi_create_reference(env, view, 1, &job->keep));
+  return 1;
+}
+
+/* Queues the job and makes its promise. Returns the promise, or NULL with
+ * an exception pending and the job's work and promise not made. */
+static napi_value queue(napi_env env, fh_update_job *job) {
+  napi_value name, promise;
+
+  CALL(env, napi_create_string_utf8(env, "fast-hash stream", NAPI_AUTO_LENGTH,
+                                    &name));
+  CALL(env, napi_create_async_work(env, NULL, name, execute, complete, job,
+                                   &job->work));
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
+      napi_queue_async_work(env, job->work) != napi_ok) {
+    /* A promise made here is never settled: nothing refers to it. */
+    napi_delete_async_work(env, job->work);
+    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot queue the update");
+    return NULL;
+  }
+  return promise;
+}
+
+/* hasherUpdateAsync(token, batch, n) -> Promise<undefined>: absorbs the
+ * Uint8Array batch's first n bytes on the thread pool; the hasher is busy
+ * until the promise settles. */
+napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3], promise = NULL;
+  void *self;
+  fh_update_job *job;
+
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
+  if ((job = calloc(1, sizeof(*job))) == NULL) {
+    fh_throw(env, FH_RANGE_ERROR, "ERR_MEMORY_ALLOCATION_FAILED",
+             "Failed to allocate a job");
+    return NULL;
+  }
+  job->st = self;
+  if (napi_get_value_int64(env, argv[0], &job->token) != napi_ok) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Not a Hasher");
+    goto done;
+  }
+  job->h = fh_hasher_find(self, job->token);
+  if (job->h == NULL || job->h->busy) {
+    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
+             "Invalid state: the hasher is finished or in use");
+    goto done;
+  }
+  if (keep_view(env, argv[1], argv[2], job) &&
+      (promise = queue(env, job)) != NULL)
+    job->h->busy = 1;
+done:
+  if (promise == NULL) {
+    if (job->keep != NULL) napi_delete_reference(env, job->keep);
+    free(job);
+  }
+  return promise;
+}
