@@ -413,9 +413,9 @@ const byteOffsetOf = intrinsic('byteOffset').get;
 
 // A stream chunk as a string (UTF-8) or a Uint8Array over exactly its
 // bytes, read through the intrinsic getters (a view's own properties are
-// not trusted); anything else is ERR_INVALID_ARG_TYPE, named `name`. A
-// string with an encoding other than UTF-8 (a Writable's write(s, 'hex'))
-// becomes its bytes.
+// not trusted); anything else is ERR_INVALID_ARG_TYPE, named `name` (an
+// index i: `chunks[i]`). A string with an encoding other than UTF-8 (a
+// Writable's write(s, 'hex')) becomes its bytes.
 function chunkBytes(chunk, name, encoding) {
   if (typeof chunk === 'string') {
     if (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8' || encoding === 'buffer') {
@@ -430,10 +430,14 @@ function chunkBytes(chunk, name, encoding) {
       ReflectApply(byteLengthOf, chunk, []));
   }
   if (isDataView(chunk)) {
-    return new Uint8Array(ReflectApply(dataViewBuffer, chunk, []), ReflectApply(dataViewOffset, chunk, []),
-      ReflectApply(dataViewLength, chunk, []));
+    try {
+      return new Uint8Array(ReflectApply(dataViewBuffer, chunk, []), ReflectApply(dataViewOffset, chunk, []),
+        ReflectApply(dataViewLength, chunk, []));
+    } catch {
+      return EMPTY; // detached: no bytes left, as a detached typed array has none
+    }
   }
-  return toBytes(chunk, name, undefined);
+  return toBytes(chunk, typeof name === 'number' ? `chunks[${name}]` : name, undefined);
 }
 
 // Registers the noted hashers still unfinished, and forgets the list.

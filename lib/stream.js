@@ -14,40 +14,44 @@ const { absorbAsync, discard, chunkBytes } = require('./hasher');
 const { DATA_TYPES, guarded, parseOptions } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
 
+const ReflectApply = Reflect.apply;
+const tagOf = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+
 // ---- batches --------------------------------------------------------------
-// A batch goes off to be hashed once it holds MIN bytes and no other is
-// being hashed, or once it is full. A stream's first batch is MIN bytes
-// (short streams, the common case, never need more); later ones BIG, so a
-// fast source costs one thread-pool job per BIG bytes, and no job holds a
-// pool thread for longer than hashing BIG bytes takes. Finished streams
-// leave their batches for the next (a few kept); batches are
+// A batch goes off to be hashed when it is full. A thread-pool job costs
+// tens of microseconds of hand-over each way (as much as hashing 64 KiB),
+// so batches are large: a stream's first is MIN bytes (short streams, the
+// common case, never need more), and each next one four times the last, up
+// to BIG, so hashing starts early and a long stream costs one job per BIG
+// bytes, while no job holds a pool thread for longer than hashing BIG bytes
+// takes. Two batches take turns (one filled while the other is hashed); a
+// stream keeps the one given back for its next, and finished streams leave
+// their MIN batches for the next stream (a few kept). Batches are
 // allocUnsafeSlow's, never Buffer's shared pool, and those that held HMAC
 // input are wiped before they are kept or dropped.
 const MIN = 64 * 1024;
-const BIG = 1024 * 1024;
+const BIG = 4 * 1024 * 1024;
 const KEPT = 2;
-const spares = { [MIN]: [], [BIG]: [] };
-
-function takeBatch(size) {
-  return spares[size].pop() ?? Buffer.allocUnsafeSlow(size);
-}
+const spares = [];
 
 function giveBatch(batch, used, secret) {
   if (secret) batch.fill(0, 0, used);
-  const list = spares[batch.length];
-  if (list.length < KEPT) list.push(batch);
+  if (batch.length === MIN && spares.length < KEPT) spares.push(batch);
 }
 
 // Strings no longer than this are written into the batch as they are;
 // longer ones are encoded first (a batch may not have room for them).
 const SHORT_TEXT = 1024;
+// Chunks this short are copied byte by byte: cheaper than set() below it.
+const TINY = 32;
 
 class Feed {
   #hasher;
   #secret;
   #batch;          // being filled: #batch[0, #used)
   #used = 0;
-  #taken = 0;      // batches taken so far
+  #size = MIN;     // the next batch's size
+  #free;           // a batch given back, for the next
   #job;            // the batch being hashed: a promise that never rejects
   #error;          // what a job failed with
 
@@ -58,13 +62,20 @@ class Feed {
 
   // Copies a chunk (a string, or a Uint8Array from chunkBytes) into the
   // batch. Returns undefined, or a promise when the caller must wait before
-  // it asks for the next chunk (both batches are full). With no job running,
-  // used < MIN holds after every call.
+  // it asks for the next chunk (both batches are full).
   write(chunk) {
     if (this.#error !== undefined) throw this.#error;
-    const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, 0);
-    if (waiting !== undefined) return waiting;
-    if (this.#job === undefined && this.#used >= MIN) this.#send();
+    if (typeof chunk === 'string') return this.#writeText(chunk);
+    const batch = this.#batch;
+    const n = chunk.length;
+    const used = this.#used;
+    if (batch === undefined || n >= batch.length - used) return this.#writeBytes(chunk, 0);
+    if (n < TINY) {
+      for (let i = 0; i < n; i++) batch[used + i] = chunk[i];
+    } else {
+      batch.set(chunk, used);
+    }
+    this.#used = used + n;
     return undefined;
   }
 
@@ -81,6 +92,8 @@ class Feed {
     return undefined;
   }
 
+  // Bytes from `from` on, across batches; a batch that fills goes at once
+  // unless the other is still being hashed.
   #writeBytes(bytes, from) {
     const n = bytes.length;
     for (let at = from; at < n;) {
@@ -97,12 +110,20 @@ class Feed {
       this.#used += fits;
       at += fits;
     }
+    if (this.#used === this.#batch.length && this.#job === undefined) this.#send();
     return undefined;
   }
 
   #take() {
-    this.#batch = takeBatch(this.#taken++ === 0 ? MIN : BIG);
-    return this.#batch;
+    const size = this.#size;
+    let batch = this.#free;
+    this.#free = undefined;
+    if (batch === undefined || batch.length !== size) {
+      batch = (size === MIN ? spares.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
+    }
+    this.#size = Math.min(4 * size, BIG);
+    this.#batch = batch;
+    return batch;
   }
 
   // The rest of a chunk (from byte `at`), once the job running is done.
@@ -111,11 +132,10 @@ class Feed {
     if (this.#error !== undefined) throw this.#error;
     const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, at);
     if (waiting !== undefined) await waiting;
-    if (this.#job === undefined && this.#used >= MIN) this.#send();
   }
 
   // The batch goes off to be hashed; when it is done it is given back, and
-  // the next goes at once if it has enough.
+  // the next goes at once if it is full.
   #send() {
     const batch = this.#batch;
     const used = this.#used;
@@ -123,20 +143,30 @@ class Feed {
     this.#used = 0;
     this.#job = absorbAsync(this.#hasher, batch, used).then(() => {
       this.#job = undefined;
-      giveBatch(batch, used, this.#secret);
-      if (this.#used >= MIN) this.#send();
+      this.#giveBack(batch, used);
+      if (this.#batch !== undefined && this.#used === this.#batch.length) this.#send();
     }, (err) => {
       this.#job = undefined;
-      giveBatch(batch, used, this.#secret);
+      this.#giveBack(batch, used);
       this.#error ??= err;
     });
   }
 
-  // The digest of everything written: the last job awaited, what is left
-  // hashed here.
+  // A batch hashed: kept for this stream's next (wiped first if secret).
+  #giveBack(batch, used) {
+    if (this.#secret) batch.fill(0, 0, used);
+    if (this.#free !== undefined) giveBatch(this.#free, 0, false);
+    this.#free = batch;
+  }
+
+  // The digest of everything written: what is left goes as a last job if
+  // it is MIN bytes or more (the digest's own call hashes the rest here).
   async end(encoding) {
-    // A job's end sends the next batch if it has MIN bytes: less is left.
     while (this.#job !== undefined) await this.#job;
+    if (this.#error === undefined && this.#used >= MIN) {
+      this.#send();
+      await this.#job;
+    }
     if (this.#error !== undefined) throw this.#error;
     const batch = this.#batch;
     this.#batch = undefined;
@@ -144,9 +174,16 @@ class Feed {
       if (batch !== undefined) this.#hasher.update(batch.subarray(0, this.#used));
       return this.#hasher.digest(encoding);
     } finally {
-      if (batch !== undefined) giveBatch(batch, this.#used, this.#secret);
-      this.#used = 0;
+      this.#release(batch);
     }
+  }
+
+  // The batches given up at the end (the one being filled, wiped if secret).
+  #release(batch) {
+    if (batch !== undefined) giveBatch(batch, this.#used, this.#secret);
+    if (this.#free !== undefined) giveBatch(this.#free, 0, false);
+    this.#batch = this.#free = undefined;
+    this.#used = 0;
   }
 
   // After a failure: once no job holds the hasher, its state is freed and
@@ -154,9 +191,7 @@ class Feed {
   async discard() {
     while (this.#job !== undefined) await this.#job;
     discard(this.#hasher);
-    if (this.#batch !== undefined) giveBatch(this.#batch, this.#used, this.#secret);
-    this.#batch = undefined;
-    this.#used = 0;
+    this.#release(this.#batch);
   }
 }
 
@@ -203,11 +238,16 @@ function onAbort(signal, fn) {
   return () => signal.removeEventListener('abort', fn);
 }
 
-// A Node stream, read in flowing mode ('data' events: no promise per
-// chunk), paused while the feed is full. Ends when the stream ends (with
-// its error, or ERR_STREAM_PREMATURE_CLOSE when it closes early, as
-// stream.finished reports them); on a bad chunk or an abort it is
-// destroyed, as leaving a `for await` loop over it destroys it.
+// A Node stream, read in flowing mode ('data' events: each chunk as the
+// stream has it, no promise per chunk), paused while the feed is full. A
+// byte stream is first asked for BIG bytes (read(n) raises its
+// highWaterMark to n, and gives data only if that much is buffered), so it
+// reads ahead that much: a file stream then reads BIG bytes per read, and
+// the hand-over of each read to the thread pool and back (tens of
+// microseconds) comes once per BIG bytes instead of once per 64 KiB. Ends
+// when the stream ends (with its error, or ERR_STREAM_PREMATURE_CLOSE when
+// it closes early, as stream.finished reports them); on a bad chunk or an
+// abort it is destroyed, as leaving a `for await` loop over it destroys it.
 function pumpNode(stream, write, signal) {
   const { finished } = require('stream');
   return new Promise((resolve, reject) => {
@@ -228,7 +268,11 @@ function pumpNode(stream, write, signal) {
       settle(err);
       stream.destroy();
     };
-    const onData = (chunk) => {
+    const resume = () => {
+      waiting = undefined;
+      if (!settled) stream.resume();
+    };
+    function onData(chunk) {
       if (settled) return;
       try {
         waiting = write(chunk, index++);
@@ -238,11 +282,8 @@ function pumpNode(stream, write, signal) {
       }
       if (waiting === undefined) return;
       stream.pause();
-      waiting.then(() => {
-        waiting = undefined;
-        if (!settled) stream.resume();
-      }, fail);
-    };
+      waiting.then(resume, fail);
+    }
     const stopAbort = onAbort(signal, () => fail(abortError(signal)));
     // finished() calls back on a later tick, never from here.
     const stopFinished = finished(stream, { writable: false }, (err) => {
@@ -250,8 +291,16 @@ function pumpNode(stream, write, signal) {
       else if (waiting === undefined) settle();
       else waiting.then(() => settle(), fail);
     });
+    try {
+      if (stream.readableObjectMode !== true && !(stream.readableHighWaterMark >= BIG)) {
+        const first = stream.read(BIG);
+        if (first !== null) onData(first);
+      }
+    } catch (err) {
+      fail(err);
+    }
     stream.on('data', onData);
-    stream.resume();
+    if (waiting === undefined && !settled) stream.resume();
   });
 }
 
@@ -375,7 +424,8 @@ function streamOptions(options, withLength, caller) {
 // sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
 async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
   const feed = new Feed(hasher, secret);
-  const write = (chunk, index) => feed.write(chunkBytes(chunk, `chunks[${index}]`));
+  const write = (chunk, index) => feed.write(ReflectApply(tagOf, chunk, []) === 'Uint8Array' ? chunk :
+    chunkBytes(chunk, index));
   try {
     if (signal !== undefined && signal.aborted) {
       if (kind === NODE) source.destroy();

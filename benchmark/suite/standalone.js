@@ -8,4 +8,5 @@
 module.exports = [
   require('./file'), // (g) file: hashFile / hashFileSync vs the same bytes in memory
   require('./command'), // (h) command: the fast-hash command vs sha256sum
+  require('./stream'), // (i) streams: hashStream vs pipeline / for await over createHash
 ];
