@@ -373,6 +373,9 @@ function liveHasher(handle) {
     throw makeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Not a Hasher');
   }
   if (handle.hash === undefined) throw makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+  if (handle.busy === true) {
+    throw makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the hasher is being updated off the event loop');
+  }
   return handle;
 }
 
@@ -433,14 +436,15 @@ function prefix(data, n) {
 // The update a stream batch gets on the thread pool natively: here on this
 // thread, as node:crypto hashes streams, with the promise settled on the
 // next turn of the event loop, so a source that never ends still lets
-// timers, I/O and process.exit() run between batches.
+// timers, I/O and process.exit() run between batches. Until then the
+// hasher is busy, as the native one is: other calls refuse it.
 function hasherUpdateAsync(handle, batch, n) {
-  try {
-    hasherUpdate(handle, batch, n);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-  return new Promise((resolve) => setImmediate(resolve));
+  hasherUpdate(handle, batch, n);
+  handle.busy = true;
+  return new Promise((resolve) => setImmediate(() => {
+    handle.busy = false;
+    resolve();
+  }));
 }
 
 function hasherFree(handle) {

@@ -80,7 +80,7 @@ class Feed {
   }
 
   #writeText(text) {
-    if (text.length > SHORT_TEXT) return this.#writeBytes(Buffer.from(text), 0);
+    if (text.length > SHORT_TEXT) return this.#writeLongText(text);
     let batch = this.#batch;
     if (batch !== undefined && batch.length - this.#used < 3 * text.length) {
       if (this.#job !== undefined) return this.#later(text, 0);
@@ -90,6 +90,21 @@ class Feed {
     batch ??= this.#take();
     this.#used += batch.write(text, this.#used, 'utf8');
     return undefined;
+  }
+
+  // A long string's bytes, encoded first. An HMAC message's are its own
+  // memory (a short Buffer.from() would be a slice of the shared pool),
+  // wiped once copied into the batches.
+  #writeLongText(text) {
+    if (!this.#secret) return this.#writeBytes(Buffer.from(text), 0);
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    bytes.write(text);
+    const waiting = this.#writeBytes(bytes, 0);
+    if (waiting === undefined) {
+      bytes.fill(0);
+      return undefined;
+    }
+    return waiting.finally(() => bytes.fill(0));
   }
 
   // Bytes from `from` on, across batches; a batch that fills goes at once
@@ -110,7 +125,7 @@ class Feed {
       this.#used += fits;
       at += fits;
     }
-    if (this.#used === this.#batch.length && this.#job === undefined) this.#send();
+    if (this.#used === this.#batch?.length && this.#job === undefined) this.#send();
     return undefined;
   }
 
@@ -240,16 +255,19 @@ function onAbort(signal, fn) {
 
 // A Node stream, read in flowing mode ('data' events: each chunk as the
 // stream has it, no promise per chunk), paused while the feed is full. A
-// byte stream is first asked for BIG bytes (read(n) raises its
-// highWaterMark to n, and gives data only if that much is buffered), so it
-// reads ahead that much: a file stream then reads BIG bytes per read, and
-// the hand-over of each read to the thread pool and back (tens of
-// microseconds) comes once per BIG bytes instead of once per 64 KiB. Ends
-// when the stream ends (with its error, or ERR_STREAM_PREMATURE_CLOSE when
-// it closes early, as stream.finished reports them); on a bad chunk or an
-// abort it is destroyed, as leaving a `for await` loop over it destroys it.
+// file stream (fs.ReadStream, which reads each chunk into memory of its
+// own) is first asked for BIG bytes: read(n) raises its highWaterMark to n
+// (and gives data only if that much is buffered), so it reads BIG bytes per
+// read, and the hand-over of each read to the thread pool and back (tens of
+// microseconds) comes once per BIG bytes instead of once per 64 KiB. Other
+// streams keep their own read-ahead: one that reuses its memory once asked
+// for more must not be asked early. Ends when the stream ends (with its
+// error, or ERR_STREAM_PREMATURE_CLOSE when it closes early, as
+// stream.finished reports them); on a bad chunk or an abort it is
+// destroyed, as leaving a `for await` loop over it destroys it.
 function pumpNode(stream, write, signal) {
   const { finished } = require('stream');
+  const { ReadStream } = require('fs');
   return new Promise((resolve, reject) => {
     let index = 0;
     let settled = false;
@@ -292,7 +310,7 @@ function pumpNode(stream, write, signal) {
       else waiting.then(() => settle(), fail);
     });
     try {
-      if (stream.readableObjectMode !== true && !(stream.readableHighWaterMark >= BIG)) {
+      if (stream instanceof ReadStream && !(stream.readableHighWaterMark >= BIG)) {
         const first = stream.read(BIG);
         if (first !== null) onData(first);
       }

@@ -81,7 +81,7 @@ static int keep_view(napi_env env, napi_value view, napi_value nv,
   napi_typedarray_type type;
   size_t length, n;
   void *bytes;
-  int is_view = 0;
+  bool is_view = false;
 
   if (napi_is_typedarray(env, view, &is_view) != napi_ok || !is_view ||
       napi_get_typedarray_info(env, view, &type, &length, &bytes, NULL,
@@ -138,20 +138,10 @@ napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
     return NULL;
   }
   job->st = self;
-  if (napi_get_value_int64(env, argv[0], &job->token) != napi_ok) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Not a Hasher");
-    goto done;
-  }
-  job->h = fh_hasher_find(self, job->token);
-  if (job->h == NULL || job->h->busy) {
-    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
-             "Invalid state: the hasher is finished or in use");
-    goto done;
-  }
-  if (keep_view(env, argv[1], argv[2], job) &&
+  if ((job->h = fh_hasher_get(env, self, argv[0], &job->token)) != NULL &&
+      keep_view(env, argv[1], argv[2], job) &&
       (promise = queue(env, job)) != NULL)
     job->h->busy = 1;
-done:
   if (promise == NULL) {
     if (job->keep != NULL) napi_delete_reference(env, job->keep);
     free(job);

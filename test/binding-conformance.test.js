@@ -87,6 +87,29 @@ const ROWS = [
     b.hasherUpdate(h, FOX);
     return filled(48, (out) => b.hasherDigest(h, enc('buffer'), Buffer.alloc(0), 0, out));
   }, mac('sha384', 'key', FOX)],
+  ['hasherUpdateAsync, then digest', async (b, id, enc) => {
+    const h = b.hasherNew(id('sha512'), 64);
+    b.hasherUpdate(h, 'The quick ');
+    assert.strictEqual(await b.hasherUpdateAsync(h, Buffer.from('brown fox jumps over the lazy dog!!'), 33), undefined);
+    return b.hasherDigest(h, enc('hex'), Buffer.alloc(0), 0);
+  }, digest('sha512', FOX, 'hex')],
+  ['hasherUpdateAsync of an HMAC hasher', async (b, id, enc) => {
+    const h = b.hmacKeyHasher(b.hmacKeyNew(id('sha256'), 'key'));
+    await b.hasherUpdateAsync(h, Buffer.from(FOX), FOX.length);
+    return b.hasherDigest(h, enc('base64'), Buffer.alloc(0), 0);
+  }, mac('sha256', 'key', FOX, 'base64')],
+  ['hasherFree during hasherUpdateAsync: finished once it settles', async (b, id, enc) => {
+    const h = b.hasherNew(id('sha256'), 32);
+    const job = b.hasherUpdateAsync(h, Buffer.alloc(1 << 20), 1 << 20);
+    b.hasherFree(h);
+    await job;
+    try {
+      b.hasherDigest(h, enc('hex'), Buffer.alloc(0), 0);
+    } catch (err) {
+      return err.code;
+    }
+    return 'not finished';
+  }, 'ERR_CRYPTO_HASH_FINALIZED'],
   ['hashFileSync', (b, id, enc) => b.hashFileSync(id('sha256'), enc('hex'), file, 32), digest('sha256', FOX, 'hex')],
   ['hashFileSync into out', (b, id, enc) => filled(20, (out) => b.hashFileSync(id('sha1'), enc('buffer'), file, 20, out)),
     digest('sha1', FOX)],
@@ -115,6 +138,16 @@ const ERRORS = [
   }, 'ERR_INVALID_STATE'],
   ['a length past the data', (b, id, enc) => b.hashPrefix(id('sha1'), enc('hex'), Buffer.from('ab'), 3, 20),
     'ERR_OUT_OF_RANGE'],
+  ['a batch length past the batch', (b, id) => b.hasherUpdateAsync(b.hasherNew(id('sha1'), 20), Buffer.alloc(2), 3),
+    'ERR_OUT_OF_RANGE'],
+  ...['hasherUpdate', 'hasherDigest', 'hasherCopy', 'hasherUpdateAsync'].map((fn) => [
+    `${fn} of a hasher being updated off the event loop`, (b, id, enc) => {
+      const h = b.hasherNew(id('sha256'), 32);
+      b.hasherUpdateAsync(h, Buffer.alloc(64), 64);
+      const args = { hasherUpdate: ['x'], hasherDigest: [enc('hex'), Buffer.alloc(0), 0], hasherCopy: [32],
+        hasherUpdateAsync: [Buffer.alloc(1), 1] }[fn];
+      b[fn](h, ...args);
+    }, 'ERR_INVALID_STATE']),
 ];
 
 // Runs fill(out) on a fresh Buffer of n bytes, which it must fill and
