@@ -236,6 +236,13 @@ function sourceKind(source, caller) {
   });
 }
 
+// Every TURN chunks, a source that yields them without ever waiting for I/O
+// (a generator, a stream that pushes from memory, chunks that fill no
+// batch) is left for one turn of the event loop, so that timers, I/O and
+// process.exit() still run while it never ends.
+const TURN = 0x10000;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 function abortError(signal) {
   const err = makeError(Error, 'ABORT_ERR', 'The operation was aborted');
   err.name = 'AbortError';
@@ -298,9 +305,9 @@ function pumpNode(stream, write, signal) {
         fail(err);
         return;
       }
-      if (waiting === undefined) return;
+      if (waiting === undefined && index % TURN !== 0) return;
       stream.pause();
-      waiting.then(resume, fail);
+      (waiting ?? (waiting = turn())).then(resume, fail);
     }
     const stopAbort = onAbort(signal, () => fail(abortError(signal)));
     // finished() calls back on a later tick, never from here.
@@ -342,6 +349,7 @@ async function pumpWeb(stream, write, signal) {
       try {
         waiting = write(value, index);
         if (waiting !== undefined) await waiting;
+        else if (index % TURN === TURN - 1) await turn();
       } catch (err) {
         stop(err);
         throw err;
@@ -369,14 +377,13 @@ async function pumpIterator(iterator, sync, write, signal) {
     for (let index = 0; ; index++) {
       let result = iterator.next();
       if (!sync) result = await Promise.race([result, abort]);
-      else if ((index & 0xffff) === 0xffff) await turn(abort);
       if (aborted !== undefined) throw aborted;
       if (result === null || typeof result !== 'object') {
         throw makeError(TypeError, 'ERR_INVALID_RETURN_VALUE',
           `Expected the source's iterator to return an object. Received ${typeof result}`);
       }
       if (result.done) return;
-      const waiting = write(result.value, index);
+      const waiting = write(result.value, index) ?? (index % TURN === TURN - 1 ? turn() : undefined);
       if (waiting !== undefined) await Promise.race([waiting, abort]);
     }
   } catch (err) {
@@ -393,10 +400,6 @@ async function pumpIterator(iterator, sync, write, signal) {
     stopAbort();
   }
 }
-
-// One turn of the event loop (or the abort), so that a sync source which
-// never ends lets timers, I/O and process.exit() run.
-const turn = (abort) => Promise.race([new Promise((resolve) => setImmediate(resolve)), abort]);
 
 function pump(kind, source, write, signal) {
   switch (kind) {
