@@ -164,6 +164,19 @@ export interface HmacKey {
    * (no key work per message), whose `digest()` is the HMAC of everything
    * updated; it lives on if the key is destroyed later. */
   createHasher(): Hasher;
+  /** The HMAC of everything `source` yields, as `hmacStream` with this key
+   * (its states are copied when the call is made: a later `destroy()` does
+   * not touch it). `outputLength` is ignored, as `createHmac` ignores it. */
+  digestStream(
+    source: StreamSource,
+    options: StreamHmacOptions & { outputEncoding: BufferEncodingName },
+  ): Promise<Buffer>;
+  digestStream(source: StreamSource, outputEncoding: BufferEncodingName): Promise<Buffer>;
+  digestStream(source: StreamSource, outputEncoding?: TextEncoding): Promise<string>;
+  digestStream(
+    source: StreamSource,
+    options: StreamHmacOptions & { outputEncoding?: TextEncoding | undefined },
+  ): Promise<string>;
 }
 
 /** Keys the HMAC states once for many messages. */
@@ -222,11 +235,94 @@ export interface Hasher {
   digest(options: HasherDigestOptions & { outputEncoding: TextEncoding }): string;
   /** A new `Hasher` with the same state, as `Hash#copy`. */
   copy(options?: HasherOptions): Hasher;
+  /** A `Transform` that passes every chunk on unchanged and updates this
+   * hasher with it (chunks as `hashStream` takes them; a bad one fails the
+   * stream with `ERR_INVALID_ARG_TYPE`). `digest()` before the stream ends
+   * gives the digest of what has passed and finishes the hasher: a later
+   * chunk fails the stream with `ERR_CRYPTO_HASH_FINALIZED`. Chunks are
+   * hashed on this thread as they pass. */
+  passThrough(): import('stream').Transform;
 }
 
 /** An incremental digest: equals `crypto.createHash(algorithm, options)` fed
  * the same parts. */
 export function createHasher(algorithm: string, options?: HasherOptions): Hasher;
+
+/** A chunk of a stream: strings are hashed as UTF-8. */
+export type StreamChunk = string | NodeJS.ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/** What `hashStream`, `hmacStream` and `HmacKey#digestStream` read: a Node
+ * `Readable`, a WHATWG `ReadableStream`, a `Blob`/`File`, an async iterable
+ * or a sync iterable (an array) of chunks. */
+export type StreamSource =
+  | NodeJS.ReadableStream
+  | ReadableStream<StreamChunk>
+  | Blob
+  | AsyncIterable<StreamChunk>
+  | Iterable<StreamChunk>;
+
+/** Options of `hashStream`: those of `hash`, and an `AbortSignal`. */
+export interface StreamHashOptions extends HashOptions {
+  /** Aborting rejects the promise with an `AbortError` (`code:
+   * 'ABORT_ERR'`) and stops reading; a Node stream is destroyed. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Options of `hmacStream` and `HmacKey#digestStream`. */
+export interface StreamHmacOptions extends HmacOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The digest of everything `source` yields, in order: equal to
+ * `hash(algorithm, Buffer.concat(chunks), ...)`. Where the native addon is
+ * in use, long runs of bytes are hashed on the libuv thread pool while the
+ * source is read. Each chunk is copied before the next is asked for, so a
+ * source may reuse its memory. Argument errors reject; a bad algorithm or
+ * option rejects before the source is read. A chunk of another type
+ * rejects with `ERR_INVALID_ARG_TYPE` naming its index (`chunks[3]`); the
+ * source's own error rejects as it is.
+ */
+export function hashStream(
+  algorithm: string,
+  source: StreamSource,
+  options: StreamHashOptions & { outputEncoding: BufferEncodingName },
+): Promise<Buffer>;
+export function hashStream(algorithm: string, source: StreamSource, outputEncoding: BufferEncodingName): Promise<Buffer>;
+export function hashStream(algorithm: string, source: StreamSource, outputEncoding?: TextEncoding): Promise<string>;
+export function hashStream(
+  algorithm: string,
+  source: StreamSource,
+  options: StreamHashOptions & { outputEncoding?: TextEncoding | undefined },
+): Promise<string>;
+
+/** The HMAC of everything `source` yields: equal to `hmac(algorithm, key,
+ * Buffer.concat(chunks), ...)`, read as `hashStream` reads. The key is
+ * keyed when the call is made; a bad key rejects before the source is read. */
+export function hmacStream(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  source: StreamSource,
+  options: StreamHmacOptions & { outputEncoding: BufferEncodingName },
+): Promise<Buffer>;
+export function hmacStream(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  source: StreamSource,
+  outputEncoding: BufferEncodingName,
+): Promise<Buffer>;
+export function hmacStream(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  source: StreamSource,
+  outputEncoding?: TextEncoding,
+): Promise<string>;
+export function hmacStream(
+  algorithm: string,
+  key: HmacKeyMaterial,
+  source: StreamSource,
+  options: StreamHmacOptions & { outputEncoding?: TextEncoding | undefined },
+): Promise<string>;
 
 /**
  * Digests every element of `inputs` (any mix of accepted data types) in one

@@ -9,7 +9,7 @@ describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
     assert.deepStrictEqual(Object.keys(fastHash).sort(),
       ['createHasher', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
-        'hashMany', 'hmac', 'hmacAsync', 'implementation', 'verifyHmac']);
+        'hashMany', 'hashStream', 'hmac', 'hmacAsync', 'hmacStream', 'implementation', 'verifyHmac']);
   });
 
   it('ESM import gives the same function objects as require()', async function () {

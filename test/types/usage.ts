@@ -2,8 +2,10 @@
 import { createSecretKey } from 'crypto';
 import {
   hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey, createHasher, Hasher,
-  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, implementation,
+  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, hashStream, hmacStream, implementation,
 } from '../..';
+import { createReadStream } from 'fs';
+import { Readable, Transform } from 'stream';
 
 const asString: string = hash('sha256', 'abc');
 const hex: string = hash('sha256', Buffer.from('abc'), 'hex');
@@ -92,6 +94,27 @@ async function later(): Promise<void> {
   void [many, manyBuf, a, ab, m, f, fb, wrong6];
 }
 
-export { later, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
+async function streams(): Promise<void> {
+  const s1: string = await hashStream('sha256', createReadStream('/etc/hosts'));
+  const s2: Buffer = await hashStream('sha256', Readable.from(['a']), 'buffer');
+  const s3: string = await hashStream('sha256', [Buffer.from('a'), 'b', new Uint16Array(2)], 'base64');
+  const s4: string = await hashStream('shake128', new Blob(['a']), { outputLength: 64, signal: AbortSignal.timeout(9) });
+  const s5: Buffer = await hashStream('sha1', new ReadableStream<Uint8Array>(), { outputEncoding: 'buffer' });
+  const s6: string = await hashStream('md5', (async function* () { yield 'a'; })());
+  const s7: string = await hmacStream('sha256', 'key', ['m']);
+  const s8: Buffer = await hmacStream('sha256', Buffer.from('key'), ['m'], 'buffer');
+  const s9: string = await createHmacKey('sha256', 'k').digestStream(['m'], { signal: new AbortController().signal });
+  const s10: Buffer = await createHmacKey('sha256', 'k').digestStream(['m'], 'buffer');
+  const pass: Transform = createHasher('sha256').passThrough();
+  // @ts-expect-error a Promise of a Buffer
+  const wrong9: string = await hashStream('sha256', ['a'], 'buffer');
+  // @ts-expect-error a number is not a source
+  await hashStream('sha256', 42);
+  // @ts-expect-error the signal is an AbortSignal
+  await hashStream('sha256', ['a'], { signal: true });
+  void [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, pass, wrong9];
+}
+
+export { later, streams, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
 export { hsBuf, hsHex, hsOpt, hsOptBuf, hsCopy, hsAlg, hsMac, chained, wrong7, wrong8 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };
