@@ -368,12 +368,13 @@ function hasherNew(algId, length) {
   return { hash: makeHash(alg, length), outer: undefined, length: alg.xof ? length : alg.size, xof: alg.xof };
 }
 
-function liveHasher(handle) {
+// A live hasher with fewer than `depth` batches queued (1: none).
+function liveHasher(handle, depth = 1) {
   if (handle === null || typeof handle !== 'object' || !('outer' in handle)) {
     throw makeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Not a Hasher');
   }
   if (handle.hash === undefined) throw makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-  if (handle.busy === true) {
+  if (handle.busy >= depth) {
     throw makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the hasher is being updated off the event loop');
   }
   return handle;
@@ -434,15 +435,17 @@ function prefix(data, n) {
 }
 
 // The update a stream batch gets on the thread pool natively: here on this
-// thread, as node:crypto hashes streams, with the promise settled on the
-// next turn of the event loop, so a source that never ends still lets
+// thread, as node:crypto hashes streams, with the promise settled on a
+// later turn of the event loop, so a source that never ends still lets
 // timers, I/O and process.exit() run between batches. Until then the
-// hasher is busy, as the native one is: other calls refuse it.
+// hasher is busy, as the native one is: other calls refuse it, but for one
+// more batch.
 function hasherUpdateAsync(handle, batch, n) {
-  hasherUpdate(handle, batch, n);
-  handle.busy = true;
+  const h = liveHasher(handle, 2);
+  update(h.hash, prefix(batch, n));
+  h.busy = (h.busy ?? 0) + 1;
   return new Promise((resolve) => setImmediate(() => {
-    handle.busy = false;
+    h.busy--;
     resolve();
   }));
 }

@@ -31,6 +31,9 @@ const tagOf = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.p
 // input are wiped before they are kept or dropped.
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
+// Batches being hashed at once, at most: the binding's hasherUpdateAsync
+// takes two on one hasher (one running, the next queued).
+const DEPTH = 2;
 const KEPT = 2;
 const spares = [];
 
@@ -51,8 +54,8 @@ class Feed {
   #batch;          // being filled: #batch[0, #used)
   #used = 0;
   #size = MIN;     // the next batch's size
-  #free;           // a batch given back, for the next
-  #job;            // the batch being hashed: a promise that never rejects
+  #free = [];      // batches given back, for the next (DEPTH at most)
+  #jobs = [];      // batches being hashed, oldest first: promises that never reject
   #error;          // what a job failed with
 
   constructor(hasher, secret) {
@@ -62,7 +65,7 @@ class Feed {
 
   // Copies a chunk (a string, or a Uint8Array from chunkBytes) into the
   // batch. Returns undefined, or a promise when the caller must wait before
-  // it asks for the next chunk (both batches are full).
+  // it asks for the next chunk (both batches are being hashed).
   write(chunk) {
     if (this.#error !== undefined) throw this.#error;
     if (typeof chunk === 'string') return this.#writeText(chunk);
@@ -83,7 +86,7 @@ class Feed {
     if (text.length > SHORT_TEXT) return this.#writeLongText(text);
     let batch = this.#batch;
     if (batch !== undefined && batch.length - this.#used < 3 * text.length) {
-      if (this.#job !== undefined) return this.#later(text, 0);
+      if (this.#jobs.length === DEPTH) return this.#later(text, 0);
       this.#send();
       batch = undefined;
     }
@@ -108,7 +111,7 @@ class Feed {
   }
 
   // Bytes from `from` on, across batches; a batch that fills goes at once
-  // unless the other is still being hashed.
+  // unless both are being hashed.
   #writeBytes(bytes, from) {
     const n = bytes.length;
     for (let at = from; at < n;) {
@@ -116,7 +119,7 @@ class Feed {
       if (batch === undefined) {
         batch = this.#take();
       } else if (this.#used === batch.length) {
-        if (this.#job !== undefined) return this.#later(bytes, at);
+        if (this.#jobs.length === DEPTH) return this.#later(bytes, at);
         this.#send();
         continue;
       }
@@ -125,15 +128,15 @@ class Feed {
       this.#used += fits;
       at += fits;
     }
-    if (this.#used === this.#batch?.length && this.#job === undefined) this.#send();
+    if (this.#used === this.#batch?.length && this.#jobs.length < DEPTH) this.#send();
     return undefined;
   }
 
   #take() {
     const size = this.#size;
-    let batch = this.#free;
-    this.#free = undefined;
+    let batch = this.#free.pop();
     if (batch === undefined || batch.length !== size) {
+      if (batch !== undefined) giveBatch(batch, 0, false);
       batch = (size === MIN ? spares.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
     }
     this.#size = Math.min(4 * size, BIG);
@@ -141,47 +144,60 @@ class Feed {
     return batch;
   }
 
-  // The rest of a chunk (from byte `at`), once the job running is done.
+  // The rest of a chunk (from byte `at`), once the oldest job is done.
   async #later(chunk, at) {
-    await this.#job;
+    await this.#jobs[0];
     if (this.#error !== undefined) throw this.#error;
     const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, at);
     if (waiting !== undefined) await waiting;
   }
 
-  // The batch goes off to be hashed; when it is done it is given back, and
-  // the next goes at once if it is full.
+  // The batch goes off to be hashed, after the one being hashed if there
+  // is one (the binding queues both, so the second starts as soon as the
+  // first is done). When a job ends its batch is given back, and the next
+  // goes at once if it is full. (Jobs run in the order they were sent, but
+  // may be reported in another: each removes itself.)
   #send() {
     const batch = this.#batch;
     const used = this.#used;
     this.#batch = undefined;
     this.#used = 0;
-    this.#job = absorbAsync(this.#hasher, batch, used).then(() => {
-      this.#job = undefined;
-      this.#giveBack(batch, used);
-      if (this.#batch !== undefined && this.#used === this.#batch.length) this.#send();
+    const job = absorbAsync(this.#hasher, batch, used).then(() => {
+      this.#ended(job, batch, used);
+      if (this.#batch !== undefined && this.#used === this.#batch.length && this.#error === undefined) this.#send();
     }, (err) => {
-      this.#job = undefined;
-      this.#giveBack(batch, used);
+      this.#ended(job, batch, used);
       this.#error ??= err;
     });
+    this.#jobs.push(job);
   }
 
-  // A batch hashed: kept for this stream's next (wiped first if secret).
+  #ended(job, batch, used) {
+    this.#jobs.splice(this.#jobs.indexOf(job), 1);
+    this.#giveBack(batch, used);
+  }
+
+  // Until every job sent has ended.
+  async #settle() {
+    while (this.#jobs.length !== 0) await this.#jobs[this.#jobs.length - 1];
+  }
+
+  // A batch hashed: kept for this stream's next ones (wiped first if
+  // secret); smaller ones than the next size are of no more use to it.
   #giveBack(batch, used) {
     if (this.#secret) batch.fill(0, 0, used);
-    if (this.#free !== undefined) giveBatch(this.#free, 0, false);
-    this.#free = batch;
+    if (batch.length < this.#size) giveBatch(batch, 0, false);
+    else this.#free.push(batch);
   }
 
   // The digest of everything written: what is left goes as a last job if
   // it is MIN bytes or more (the digest's own call hashes the rest here).
   async end(encoding) {
-    while (this.#job !== undefined) await this.#job;
-    if (this.#error === undefined && this.#used >= MIN) {
-      this.#send();
-      await this.#job;
+    while (this.#error === undefined && this.#used >= MIN) {
+      if (this.#jobs.length < DEPTH) this.#send();
+      else await this.#jobs[0];
     }
+    await this.#settle();
     if (this.#error !== undefined) throw this.#error;
     const batch = this.#batch;
     this.#batch = undefined;
@@ -196,15 +212,16 @@ class Feed {
   // The batches given up at the end (the one being filled, wiped if secret).
   #release(batch) {
     if (batch !== undefined) giveBatch(batch, this.#used, this.#secret);
-    if (this.#free !== undefined) giveBatch(this.#free, 0, false);
-    this.#batch = this.#free = undefined;
+    for (const free of this.#free) giveBatch(free, 0, false);
+    this.#batch = undefined;
+    this.#free = [];
     this.#used = 0;
   }
 
   // After a failure: once no job holds the hasher, its state is freed and
   // the batch given back.
   async discard() {
-    while (this.#job !== undefined) await this.#job;
+    await this.#settle();
     discard(this.#hasher);
     this.#release(this.#batch);
   }

@@ -374,8 +374,9 @@ int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
 typedef struct {
   uint32_t gen;           /* the generation its token names */
   uint8_t hmac;           /* digest() finishes the outer state too */
-  uint8_t busy;           /* a thread-pool update holds the states
-                             (hasher_async.c): no call may touch them */
+  uint8_t busy;           /* thread-pool updates queued or running
+                             (hasher_async.c): no call may touch the
+                             states, but one more such update */
   uint8_t doomed;         /* freed while busy: released when the update
                              ends */
   uint32_t size;          /* the digest's own output length */
@@ -383,7 +384,12 @@ typedef struct {
   size_t heap;            /* native memory of its states, told to V8 */
   fh_md md[2];            /* the (inner) state and, for HMAC, the outer
                              one, each with a context of its own */
+  struct fh_lane *lane;   /* orders its thread-pool updates; NULL until
+                             the first */
 } fh_hasher;
+
+/* Frees a hasher's lane (hasher_async.c); NULL is nothing. */
+void fh_lane_free(struct fh_lane *lane);
 
 /* A free slot, its states closed, and its token for JS. Returns NULL with
  * an exception pending. */
