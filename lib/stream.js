@@ -11,11 +11,8 @@ const { Buffer } = require('buffer');
 const { setImmediate } = require('timers');
 const { isAnyArrayBuffer } = require('util').types;
 const { absorbAsync, discard, chunkBytes } = require('./hasher');
-const { DATA_TYPES, guarded, parseOptions } = require('./args');
+const { guarded, parseOptions } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
-
-const ReflectApply = Reflect.apply;
-const tagOf = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 
 // ---- batches --------------------------------------------------------------
 // A batch goes off to be hashed when it is full. A thread-pool job costs
@@ -462,8 +459,7 @@ function streamOptions(options, withLength, caller) {
 // sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
 async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
   const feed = new Feed(hasher, secret);
-  const write = (chunk, index) => feed.write(ReflectApply(tagOf, chunk, []) === 'Uint8Array' ? chunk :
-    chunkBytes(chunk, index));
+  const write = (chunk, index) => feed.write(chunkBytes(chunk, index));
   try {
     if (signal !== undefined && signal.aborted) {
       if (kind === NODE) source.destroy();
@@ -477,4 +473,4 @@ async function digestSource(hasher, secret, source, kind, { outputEncoding, sign
   }
 }
 
-module.exports = { sourceKind, streamOptions, digestSource, DATA_TYPES };
+module.exports = { sourceKind, streamOptions, digestSource };

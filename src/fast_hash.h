@@ -399,12 +399,14 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
 void fh_hasher_account(napi_env env, fh_state *st, fh_hasher *h);
 /* The live hasher a token names, or NULL (never issued, or released). */
 fh_hasher *fh_hasher_find(fh_state *st, int64_t token);
-/* The live, idle hasher behind a token argument. Returns it, or NULL with
- * an exception pending: ERR_CRYPTO_HASH_FINALIZED for a token that names no
- * live hasher (one whose state digest() has freed: the shim never passes
- * any other), ERR_INVALID_STATE for one a thread-pool update holds. */
+/* The live hasher behind a token argument, with at most `queued`
+ * thread-pool updates queued (0 for every call but hasherUpdateAsync).
+ * Returns it, or NULL with an exception pending: ERR_CRYPTO_HASH_FINALIZED
+ * for a token that names no live hasher (one whose state digest() has
+ * freed: the shim never passes any other), ERR_INVALID_STATE for one with
+ * more updates queued, or freed while they run. */
 fh_hasher *fh_hasher_get(napi_env env, fh_state *st, napi_value value,
-                         int64_t *token);
+                         unsigned queued, int64_t *token);
 /* Wipes and closes a hasher's states and frees its slot: its token is dead. */
 void fh_hasher_release(napi_env env, fh_state *st, int64_t token);
 

@@ -187,28 +187,6 @@ static napi_value queue(napi_env env, fh_update_job *job) {
   return promise;
 }
 
-/* The hasher behind a token that can take one more update: a live hasher
- * (ERR_CRYPTO_HASH_FINALIZED otherwise) with fewer than FH_LANE_DEPTH
- * updates queued (ERR_INVALID_STATE otherwise). NULL with an exception
- * pending. */
-static fh_hasher *get_updatable(napi_env env, fh_state *st, napi_value value,
-                                int64_t *token) {
-  fh_hasher *h;
-
-  if (napi_get_value_int64(env, value, token) != napi_ok) {
-    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE", "Not a Hasher");
-    return NULL;
-  }
-  if ((h = fh_hasher_find(st, *token)) == NULL)
-    fh_throw(env, FH_ERROR, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-  else if (h->busy >= FH_LANE_DEPTH || h->doomed)
-    fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
-             "Invalid state: the hasher has %d updates queued", FH_LANE_DEPTH);
-  else
-    return h;
-  return NULL;
-}
-
 /* hasherUpdateAsync(token, batch, n) -> Promise<undefined>: absorbs the
  * Uint8Array batch's first n bytes on the thread pool, after the updates
  * queued before it; the hasher is busy until the last promise settles. */
@@ -225,7 +203,7 @@ napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
     return NULL;
   }
   job->st = self;
-  if ((job->h = get_updatable(env, self, argv[0], &job->token)) != NULL &&
+  if ((job->h = fh_hasher_get(env, self, argv[0], FH_LANE_DEPTH - 1, &job->token)) != NULL &&
       (job->lane = lane_of(env, job->h)) != NULL &&
       keep_view(env, argv[1], argv[2], job)) {
     job->ticket = job->lane->issued;

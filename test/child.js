@@ -79,4 +79,22 @@ function childEntry(mod, main, defineTests, { exit = false } = {}) {
   });
 }
 
-module.exports = { spawnChild, childOutput, childResult, resultOf, childEntry };
+// Defines one test per case of `cases` ({ what, src, status, stdout, skip }):
+// `src` runs as `node -e` (this runtime) after `prelude`, and must end by
+// itself within limitMs (a child still running then is killed and fails
+// its test) with `status` and exactly `stdout`. For cases about sources
+// that never end: a hang is a failure, not a stuck suite.
+function endsAtOnce(cases, prelude, limitMs) {
+  for (const c of cases) {
+    (c.skip ? it.skip : it)(`${c.what}: the process ends at once (child process)`, function () {
+      this.timeout(limitMs + 10000);
+      const res = spawnSync(process.execPath, ['-e', `${prelude}\n${c.src}`],
+        { encoding: 'utf8', timeout: limitMs, killSignal: 'SIGKILL' });
+      assert.notStrictEqual(res.status, null, `${c.what}: still running after ${limitMs} ms\n${res.stderr}`);
+      assert.strictEqual(res.status, c.status, res.stderr);
+      assert.strictEqual(res.stdout, c.stdout, res.stderr);
+    });
+  }
+}
+
+module.exports = { spawnChild, childOutput, childResult, resultOf, childEntry, endsAtOnce };

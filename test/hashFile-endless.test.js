@@ -9,23 +9,15 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { hashFile, hashFileSync } = require('..');
 const { writeRandom } = require('../benchmark/cached-file');
+const { endsAtOnce } = require('./child');
 
 const ROOT = path.join(__dirname, '..');
 const ENDLESS = '/dev/zero';
 const LIMIT_MS = 20000;
 
-// Runs `src` in a child (Node, or the runtime under test) and returns
-// { status, stdout, ms }; a child still running after LIMIT_MS is killed
-// (status null).
-function child(src) {
-  const started = Date.now();
-  const res = spawnSync(process.execPath, ['-e', `const f = require(${JSON.stringify(ROOT)});\n${src}`],
-    { encoding: 'utf8', timeout: LIMIT_MS, killSignal: 'SIGKILL' });
-  return { status: res.status, stdout: res.stdout, stderr: res.stderr, ms: Date.now() - started };
-}
+const PRELUDE = `const f = require(${JSON.stringify(ROOT)});`;
 
 const CASES = [
   {
@@ -67,15 +59,7 @@ const CASES = [
 ];
 
 (fs.existsSync(ENDLESS) ? describe : describe.skip)('hashFile() and hashFileSync() of a source that never ends', function () {
-  this.timeout(LIMIT_MS + 10000);
-  for (const c of CASES) {
-    it(`${c.what}: the process ends at once (child process)`, function () {
-      const res = child(c.src);
-      assert.notStrictEqual(res.status, null, `${c.what}: still running after ${LIMIT_MS} ms\n${res.stderr}`);
-      assert.strictEqual(res.status, c.status, res.stderr);
-      assert.strictEqual(res.stdout, c.stdout, res.stderr);
-    });
-  }
+  endsAtOnce(CASES, PRELUDE, LIMIT_MS);
 });
 
 // A file whose digest takes many slices: each slice but the last ends with
