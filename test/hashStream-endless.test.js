@@ -18,7 +18,11 @@ const LIMIT_MS = 20000;
 const ZERO = '/dev/zero';
 
 // What every child runs first: `f` the package, an endless Readable.
-const PRELUDE = `const f = require(${JSON.stringify(ROOT)});
+// ROOT is named in the child so that a worker's source, a template there,
+// takes it as the child's own string (a path spliced in here would have its
+// backslashes, on Windows, read a second time).
+const PRELUDE = `const ROOT = ${JSON.stringify(ROOT)};
+  const f = require(ROOT);
   const { Readable } = require('stream');
   const endless = () => new Readable({ read() { this.push(Buffer.alloc(65536, 1)); } });`;
 
@@ -80,7 +84,7 @@ const CASES = [
   {
     what: 'worker.terminate() during endless streams in the worker, then the pool is free',
     src: `const { Worker } = require('worker_threads');
-      const w = new Worker(\`const f = require(${JSON.stringify(ROOT)});
+      const w = new Worker(\`const f = require(\${JSON.stringify(ROOT)});
         const { Readable } = require('stream');
         for (let i = 0; i < 4; i++) f.hashStream('sha256', new Readable({ read() { this.push(Buffer.alloc(65536)); } }));
         f.hashStream('sha1', (function* () { for (;;) yield 'x'; })());
