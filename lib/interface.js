@@ -38,5 +38,8 @@ const INTERFACE = Object.freeze({
 // addon's store (a stale one names nothing); the shim frees those of
 // hashers collected unfinished with hasherFree.
 const NATIVE_ONLY = Object.freeze(['hasherStoreStats', 'forceEvp', 'evpOnly']);
+// The JavaScript implementation's: runtimeCalls(algId), which of the
+// runtime's calls does each kind of work for that digest.
+const JS_ONLY = Object.freeze(['runtimeCalls']);
 
-module.exports = { INTERFACE, NATIVE_ONLY };
+module.exports = { INTERFACE, NATIVE_ONLY, JS_ONLY };

@@ -1,0 +1,112 @@
+'use strict';
+// The JavaScript implementation's fast paths (lib/js.js, "the runtime's
+// calls": Bun's SHA classes and keyed CryptoHasher, crypto.hash, 'latin1'
+// text written into a Buffer, keyed states) against the general path, the
+// runtime's own createHash / createHmac chain, for every name the runtime
+// takes: a runtime call that ever disagrees with node:crypto fails here, on
+// the runtime where it does (the test matrix runs this file everywhere).
+const assert = require('assert');
+const crypto = require('crypto');
+const js = require('../lib/js');
+
+// Inputs as the shim passes them; `bytes` is what they mean.
+function inputs() {
+  const buf = Buffer.from(Array.from({ length: 1100 }, (_, i) => (i * 31 + 7) & 0xff));
+  const detached = new Uint8Array(16);
+  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  return [
+    ['an empty string', '', Buffer.alloc(0)],
+    ['an ASCII string', 'abc', Buffer.from('abc')],
+    ['a non-ASCII string', 'h\u00e9llo \u{1f600}', Buffer.from('h\u00e9llo \u{1f600}')],
+    ...[1, 55, 63, 64, 65, 200, 1100].map((n) => [`a ${n}-byte Buffer`, buf.subarray(0, n), buf.subarray(0, n)]),
+    ['a Uint8Array at an offset', new Uint8Array(buf.buffer, buf.byteOffset + 3, 70), buf.subarray(3, 73)],
+    ['a DataView', new DataView(buf.buffer, buf.byteOffset + 5, 33), buf.subarray(5, 38)],
+    ['a Float64Array', new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + 80)), buf.subarray(0, 80)],
+    ['a view over a detached ArrayBuffer', detached, Buffer.alloc(0)],
+  ];
+}
+const TEXT = ['hex', 'base64', 'base64url', 'latin1'];
+const KEYS = [['a short string key', 'k'], ['a 200-byte key', Buffer.alloc(200, 0x4b)], ['a DataView key',
+  new DataView(Buffer.from('a key in a view').buffer)]];
+const keyBytes = (key) => (typeof key === 'string' ? key : Buffer.from(key.buffer, key.byteOffset, key.byteLength));
+
+// Every name the runtime's createHash takes that this implementation does.
+function names() {
+  return crypto.getHashes().map((name) => [name, js.resolve(name)]).filter(([, r]) => r !== undefined);
+}
+
+function digest(name, r, bytes, encoding) {
+  return crypto.createHash(name, r.xof ? { outputLength: r.size } : undefined).update(bytes).digest(encoding);
+}
+
+// createHmac's MAC, or undefined where the runtime has no HMAC over name.
+function mac(name, key, bytes, encoding) {
+  try {
+    return crypto.createHmac(name, keyBytes(key)).update(bytes).digest(encoding);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('runtimeCalls(): the fast paths give the general path\'s bytes', function () {
+  this.timeout(60000);
+  const enc = js.encodings;
+
+  it('names the calls it uses for sha256', function () {
+    const calls = js.runtimeCalls(js.resolve('sha256').id);
+    for (const key of ['text', 'bytes', 'hmac', 'hmacKey']) assert.strictEqual(typeof calls[key], 'string', key);
+  });
+
+  it('hash(): text in every encoding and bytes into out, for every name and input', function () {
+    for (const [name, r] of names()) {
+      for (const [what, data, bytes] of inputs()) {
+        for (const e of TEXT) {
+          assert.strictEqual(js.hash(r.id, enc[e], data, r.size), digest(name, r, bytes, e), `${name}, ${what}, ${e}`);
+        }
+        const out = Buffer.alloc(r.size);
+        js.hash(r.id, enc.buffer, data, r.size, out);
+        assert.deepStrictEqual(out, digest(name, r, bytes), `${name}, ${what}, into out`);
+      }
+    }
+  });
+
+  it('hmac() and an HmacKey\'s digest: text and bytes, for every name with an HMAC', function () {
+    for (const [name, r] of names()) {
+      for (const [kind, key] of KEYS) {
+        if (mac(name, key, '') === undefined) continue;
+        const handle = js.hmacKeyNew(r.id, key);
+        for (const [what, data, bytes] of inputs()) {
+          const where = `HMAC-${name}, ${kind}, ${what}`;
+          const want = mac(name, key, bytes, 'hex');
+          assert.strictEqual(js.hmac(r.id, enc.hex, key, data), want, where);
+          assert.strictEqual(js.hmacKeyDigest(handle, enc.hex, data), want, `${where}, HmacKey`);
+          const out = Buffer.alloc(r.size);
+          js.hmacKeyDigest(handle, enc.buffer, data, out);
+          assert.strictEqual(out.toString('hex'), want, `${where}, HmacKey into out`);
+          assert.strictEqual(js.hmacKeyVerify(handle, enc.hex, data, want), true, `${where}, verify`);
+        }
+        js.hmacKeyDestroy(handle);
+      }
+    }
+  });
+
+  it('hashers: parts, copies and digests, plain and keyed, for every name', function () {
+    const parts = inputs().slice(1, 6);
+    const whole = Buffer.concat(parts.map(([, , bytes]) => bytes));
+    for (const [name, r] of names()) {
+      const h = js.hasherNew(r.id, r.size);
+      for (const [, data] of parts) js.hasherUpdate(h, data);
+      const copy = js.hasherCopy(h, r.size);
+      assert.strictEqual(js.hasherDigest(h, enc.hex, new Uint8Array(0), 0), digest(name, r, whole, 'hex'), name);
+      const out = Buffer.alloc(r.size);
+      js.hasherDigest(copy, enc.buffer, new Uint8Array(0), 0, out);
+      assert.deepStrictEqual(out, digest(name, r, whole), `${name}, a copy into out`);
+      const key = KEYS[1][1];
+      if (mac(name, key, '') === undefined) continue;
+      const keyed = js.hmacKeyHasher(js.hmacKeyNew(r.id, key));
+      for (const [, data] of parts) js.hasherUpdate(keyed, data);
+      assert.strictEqual(js.hasherDigest(keyed, enc.base64, new Uint8Array(0), 0), mac(name, key, whole, 'base64'),
+        `HMAC-${name} hasher`);
+    }
+  });
+});
