@@ -29,9 +29,9 @@ const encodings = Object.freeze(Object.fromEntries(ENCODING_NAMES.map((name, id)
 //         that hasher's copy() for HmacKey and HMAC hashers;
 //   Node  crypto.hash; bytes as its 'latin1' text written into the output
 //         (half the time of crypto.hash(..., 'buffer'));
-//   Deno  crypto.hash; bytes through createHash().digest(); HmacKey through
-//         keyed inner and outer states copied per digest (half the time of
-//         its createHmac).
+//   Deno  crypto.hash; bytes through createHash().digest(); HMAC through
+//         keyed inner and outer states, copied per digest for HmacKey (half
+//         the time of its createHmac).
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
@@ -350,6 +350,7 @@ const latin1Write = Buffer.prototype.latin1Write;
 // view): update(data), digest([encoding]).
 function macState(alg, key) {
   if (alg.keyed) return new BunHasher(alg.name, KEY_VIEWS ? key : input(key));
+  if (KEY_STATES && alg.block !== 0) return keyStates(alg.name, key, alg.block);
   return crypto.createHmac(alg.name, input(key));
 }
 
@@ -604,23 +605,27 @@ class KeyedPair {
 
 // The keyed inner and outer states: K0 is the key, or its digest when it is
 // longer than a block, zero-padded; inner absorbs K0 ^ ipad, outer K0 ^ opad.
-function keyStates(name, keyObject, block) {
-  const key = keyObject.export();
+// `key` is a KeyObject (its export is wiped) or a string or a view (a
+// string's UTF-8 copy is wiped; a view is the caller's).
+function keyStates(name, key, block) {
+  const own = typeof key === 'string' ? Buffer.from(key) : ArrayBuffer.isView(key) ? undefined : key.export();
+  if (own !== undefined) key = own;
+  else key = viewBytes(key);
   const k0 = Buffer.alloc(block);
   try {
     if (key.length > block) {
       const digest = crypto.createHash(name).update(key).digest();
-      digest.copy(k0);
+      k0.set(digest);
       digest.fill(0);
     } else {
-      key.copy(k0);
+      k0.set(key);
     }
     for (let i = 0; i < block; i++) k0[i] ^= 0x36;
     const inner = crypto.createHash(name).update(k0);
     for (let i = 0; i < block; i++) k0[i] ^= 0x36 ^ 0x5c;
     return new KeyedPair(inner, crypto.createHash(name).update(k0));
   } finally {
-    key.fill(0);
+    if (own !== undefined) own.fill(0);
     k0.fill(0);
   }
 }
@@ -761,7 +766,7 @@ function runtimeCalls(algId) {
     text: shot,
     bytes: alg.cls !== undefined ? `${shot} into the output` : BYTES_VIA_LATIN1 && alg.direct ?
       "crypto.hash 'latin1' into the output" : alg.direct && RUNTIME !== 'deno' ? "crypto.hash 'buffer'" : 'createHash',
-    hmac: alg.keyed ? 'Bun.CryptoHasher keyed' : 'createHmac',
+    hmac: alg.keyed ? 'Bun.CryptoHasher keyed' : KEY_STATES && alg.block !== 0 ? 'keyed states' : 'createHmac',
     hmacKey: alg.keyed ? 'Bun.CryptoHasher keyed, copied' :
       KEY_STATES && alg.block !== 0 ? 'keyed states, copied' : 'createHmac(KeyObject)',
     viewsAsIs: { shot: SHOT_VIEWS, cls: CLASS_VIEWS, hasher: HASHER_VIEWS },

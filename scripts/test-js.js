@@ -10,6 +10,7 @@ const CORE = [
   'binding-conformance', 'hash', 'hmac', 'verifyHmac', 'createHmacKey', 'createHasher', 'createHasher-hmac',
   'hashMany', 'hashAsync', 'hmacAsync', 'hashFile', 'hashFileSync', 'detached', 'getHashes', 'wipes-js',
   'hashStream', 'hashStream-errors', 'hashStream-reuse', 'hashStream-endless', 'hmacStream', 'passThrough',
+  'runtimeCalls',
 ];
 
 const root = path.join(__dirname, '..');

@@ -105,7 +105,10 @@ describe('the JavaScript implementation wipes what it copies', function () {
   });
 
   it('hmacVerify: the MAC it computed to compare', function () {
-    keyObjects.call(this);
+    // Where hmac() is not createHmac's (Bun's keyed hasher, Deno's keyed
+    // states), runtimeCalls.test.js checks the MAC; its bytes are wiped by
+    // the same verdict() this test watches here.
+    if (js.runtimeCalls(sha256).hmac !== 'createHmac') this.skip();
     const macs = [];
     const realHmac = crypto.createHmac;
     crypto.createHmac = function (...args) {
