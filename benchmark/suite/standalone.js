@@ -9,4 +9,5 @@ module.exports = [
   require('./file'), // (g) file: hashFile / hashFileSync vs the same bytes in memory
   require('./command'), // (h) command: the fast-hash command vs sha256sum
   require('./stream'), // (i) streams: hashStream vs pipeline / for await over createHash
+  require('./runtime'), // (j) runtime: fast-hash vs this runtime's own call for the same work
 ];
