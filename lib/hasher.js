@@ -77,7 +77,9 @@ function note(hasher) {
 // key (index.js), which destroy() waits for. An HMAC stage is the hasher's
 // own memory, not Buffer's pool (where any pooled Buffer's .buffer reaches
 // it), and is wiped once its bytes are absorbed.
-const STAGE = 256;
+// Where the binding says gathering costs more than its own incremental
+// hasher (the JavaScript implementation on Bun and Deno), nothing is staged.
+const STAGE = binding.stagesParts ? 256 : 0;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name);
 const tagOf = intrinsic(Symbol.toStringTag).get;
@@ -168,7 +170,7 @@ class Hasher {
     if (this.#finished) throw finalized(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
     // The tag is read through the intrinsic: undefined for anything else.
-    if (ReflectApply(tagOf, data, []) === 'Uint8Array') {
+    if (STAGE !== 0 && ReflectApply(tagOf, data, []) === 'Uint8Array') {
       const n = ReflectApply(byteLengthOf, data, []);
       if (n <= STAGE - this.#used && this.#text === undefined) {
         if (n !== 0) this.#stageBytes(data, n);

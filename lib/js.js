@@ -17,6 +17,7 @@ const { makeError } = require('./errors');
 // This implementation's own encoding IDs (the shim learns them from here).
 const ENCODING_NAMES = ['hex', 'base64', 'base64url', 'latin1', 'buffer'];
 const encodings = Object.freeze(Object.fromEntries(ENCODING_NAMES.map((name, id) => [name, id])));
+const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 
 // ---- the runtime's calls ------------------------------------------------------
 // Which call does each kind of work, chosen once at load by what the
@@ -32,10 +33,16 @@ const encodings = Object.freeze(Object.fromEntries(ENCODING_NAMES.map((name, id)
 //   Deno  crypto.hash; bytes through createHash().digest(); HMAC through
 //         keyed inner and outer states, copied per digest for HmacKey (half
 //         the time of its createHmac).
+// Hashers (createHasher) are Hash objects everywhere, and HMAC hashers keyed
+// states that can be copied.
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
 const KEY_STATES = RUNTIME === 'deno';
+// Whether the shim's hashers gather short parts before they reach a Hash:
+// on Node, where that costs less than the Hash calls it saves; not on Bun
+// and Deno, whose own Hash objects cost less than the gathering.
+const STAGES_PARTS = RUNTIME === 'node';
 const BUN_CLASSES = ['MD4', 'MD5', 'SHA1', 'SHA224', 'SHA256', 'SHA384', 'SHA512', 'SHA512_256'];
 const BunHasher = BUN !== undefined && typeof BUN.CryptoHasher === 'function' ? BUN.CryptoHasher : undefined;
 
@@ -98,7 +105,8 @@ function resolve(name) {
   if (id === undefined) {
     id = algs.length;
     const cls = found.xof ? undefined : bunClassFor(found.key);
-    algs.push({ name, size: found.size, xof: found.xof, block, direct, keyed, cls });
+    const shot = direct && cls === undefined && SHOT_VIEWS;
+    algs.push({ name, size: found.size, xof: found.xof, block, direct, keyed, cls, shot });
     slotOf.set(key, id);
   }
   return { id, size: found.size, block, xof: found.xof, path: 'js' };
@@ -311,9 +319,21 @@ function give(bytes, encoding, out, secret) {
 
 function hash(algId, enc, data, length, out) {
   const alg = algs[algId];
+  const encoding = TEXT_NAMES[enc];
+  // The commonest case in as few steps as can be (each call a wrapper adds
+  // costs 2% of a short digest here): text of a digest crypto.hash makes
+  // from the view as it is.
+  if (out === undefined && encoding !== undefined && alg !== undefined && alg.shot) {
+    return oneShot(alg.name, data, encoding);
+  }
+  return hashAny(algId, enc, data, length, out);
+}
+
+function hashAny(algId, enc, data, length, out) {
+  const alg = algs[algId];
   const encoding = ENCODING_NAMES[enc];
-  // The common cases in one step: a fixed-length digest as text, or into
-  // the shim's Buffer of its size.
+  // The other common cases: a fixed-length digest as text, or into the
+  // shim's Buffer of its size.
   if (alg !== undefined && !alg.xof && encoding !== undefined) {
     if (out === undefined && encoding !== 'buffer') return textOf(alg, data, encoding);
     if (out !== undefined && encoding === 'buffer' && out.length === alg.size) return bytesInto(alg, data, out);
@@ -775,6 +795,7 @@ function runtimeCalls(algId) {
 
 module.exports = {
   implementation: 'js',
+  stagesParts: STAGES_PARTS,
   runtimeCalls,
   encodings,
   encodedLength,
