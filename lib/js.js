@@ -24,7 +24,7 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 // runtime has; a call is then used only for the digests where it gives
 // node:crypto's bytes (resolve() checks each name). The choices between
 // calls that all give the right bytes are by speed (benchmark/README.md,
-// "The JavaScript implementation, per runtime", has the figures):
+// "Per runtime: question (j)", has the figures):
 //   Bun   its Bun.SHA256-style classes' hash() for text and into a view
 //         (1.5x its crypto.hash), a keyed Bun.CryptoHasher for HMAC, and
 //         that hasher's copy() for HmacKey and HMAC hashers;
@@ -320,9 +320,9 @@ function give(bytes, encoding, out, secret) {
 function hash(algId, enc, data, length, out) {
   const alg = algs[algId];
   const encoding = TEXT_NAMES[enc];
-  // The commonest case in as few steps as can be (each call a wrapper adds
-  // costs 2% of a short digest here): text of a digest crypto.hash makes
-  // from the view as it is.
+  // The commonest case in as few steps as can be (each function call laid
+  // over crypto.hash costs 2% of a short digest on Node): text of a digest
+  // crypto.hash makes from the view as it is.
   if (out === undefined && encoding !== undefined && alg !== undefined && alg.shot) {
     return oneShot(alg.name, data, encoding);
   }
