@@ -12,8 +12,8 @@ const js = require('../lib/js');
 // Inputs as the shim passes them; `bytes` is what they mean.
 function inputs() {
   const buf = Buffer.from(Array.from({ length: 1100 }, (_, i) => (i * 31 + 7) & 0xff));
-  const detached = new Uint8Array(16);
-  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  const detached = [new Uint8Array(16), new DataView(new ArrayBuffer(12)), new Float64Array(4)];
+  for (const view of detached) structuredClone(view.buffer, { transfer: [view.buffer] });
   return [
     ['an empty string', '', Buffer.alloc(0)],
     ['an ASCII string', 'abc', Buffer.from('abc')],
@@ -22,7 +22,7 @@ function inputs() {
     ['a Uint8Array at an offset', new Uint8Array(buf.buffer, buf.byteOffset + 3, 70), buf.subarray(3, 73)],
     ['a DataView', new DataView(buf.buffer, buf.byteOffset + 5, 33), buf.subarray(5, 38)],
     ['a Float64Array', new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + 80)), buf.subarray(0, 80)],
-    ['a view over a detached ArrayBuffer', detached, Buffer.alloc(0)],
+    ...detached.map((view) => [`a ${view.constructor.name} over a detached ArrayBuffer`, view, Buffer.alloc(0)]),
   ];
 }
 const TEXT = ['hex', 'base64', 'base64url', 'latin1'];
