@@ -38,6 +38,7 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
+const BYTES_VIA_HASH = RUNTIME === 'deno';
 const KEY_STATES = RUNTIME === 'deno';
 // Whether the shim's hashers gather short parts before they reach a Hash:
 // on Node, where that costs less than the Hash calls it saves; not on Bun
@@ -105,8 +106,7 @@ function resolve(name) {
   if (id === undefined) {
     id = algs.length;
     const cls = found.xof ? undefined : bunClassFor(found.key);
-    const shot = direct && cls === undefined && SHOT_VIEWS;
-    algs.push({ name, size: found.size, xof: found.xof, block, direct, keyed, cls, shot });
+    algs.push({ name, size: found.size, xof: found.xof, block, direct, cls, ...callsOf(direct, keyed, cls, block) });
     slotOf.set(key, id);
   }
   return { id, size: found.size, block, xof: found.xof, path: 'js' };
@@ -131,6 +131,21 @@ function blockOf(name) {
     // no HMAC over this digest here
   }
   return 0;
+}
+
+// Which call makes each kind of result for a digest, from what the probes
+// found: `shot` the crypto.hash text of a view as it is (hash()'s shortest
+// path); `bytes` 'class' | 'latin1' | 'buffer' | 'hash' (bytesInto());
+// `mac`, for hmac() and an HmacKey's digests, 'bun' | 'states' | 'hmac'
+// (macState(), keyedState()).
+function callsOf(direct, keyed, cls, block) {
+  const states = KEY_STATES && block !== 0;
+  let bytes = 'hash';
+  if (cls !== undefined) bytes = 'class';
+  else if (BYTES_VIA_LATIN1 && direct) bytes = 'latin1';
+  else if (direct && !BYTES_VIA_HASH) bytes = 'buffer';
+  const mac = keyed ? 'bun' : states ? 'states' : 'hmac';
+  return { shot: direct && cls === undefined && SHOT_VIEWS, bytes, mac };
 }
 
 // The Bun class (Bun.SHA256, ...) whose hash() gives the digest printed
@@ -355,11 +370,12 @@ function textOf(alg, data, encoding) {
 
 // A fixed-length digest written into `out` (a Uint8Array of its size).
 function bytesInto(alg, data, out) {
-  if (alg.cls !== undefined) {
+  const { bytes } = alg;
+  if (bytes === 'class') {
     alg.cls.hash(CLASS_VIEWS ? data : input(data), out);
-  } else if (BYTES_VIA_LATIN1 && alg.direct) {
+  } else if (bytes === 'latin1') {
     Reflect.apply(latin1Write, out, [oneShot(alg.name, SHOT_VIEWS ? data : input(data), 'latin1'), 0, alg.size]);
-  } else if (alg.direct && RUNTIME !== 'deno') {
+  } else if (bytes === 'buffer') {
     out.set(oneShot(alg.name, input(data), 'buffer'));
   } else {
     out.set(update(crypto.createHash(alg.name), data).digest());
@@ -371,8 +387,8 @@ const latin1Write = Buffer.prototype.latin1Write;
 // A new keyed state for alg and a key as the shim gives it (a string or a
 // view): update(data), digest([encoding]).
 function macState(alg, key) {
-  if (alg.keyed) return new BunHasher(alg.name, KEY_VIEWS ? key : input(key));
-  if (KEY_STATES && alg.block !== 0) return keyStates(alg.name, key, alg.block);
+  if (alg.mac === 'bun') return new BunHasher(alg.name, KEY_VIEWS ? key : input(key));
+  if (alg.mac === 'states') return keyStates(alg.name, key, alg.block);
   return crypto.createHmac(alg.name, input(key));
 }
 
@@ -456,14 +472,14 @@ function secretKey(key) {
 // a secret KeyObject), and once made, its keyed states (keyStates()).
 function hmacKeyNew(algId, key) {
   const alg = algAt(algId);
-  return { alg, key: alg.keyed ? macState(alg, key) : secretKey(key), states: undefined };
+  return { alg, key: alg.mac === 'bun' ? macState(alg, key) : secretKey(key), states: undefined };
 }
 
 // A new keyed state of the HmacKey k, as macState() gives one.
 function keyedState(k) {
   const { alg } = k;
-  if (alg.keyed) return k.key.copy();
-  if (KEY_STATES && alg.block !== 0) return (k.states ??= keyStates(alg.name, k.key, alg.block)).copy();
+  if (alg.mac === 'bun') return k.key.copy();
+  if (alg.mac === 'states') return (k.states ??= keyStates(alg.name, k.key, alg.block)).copy();
   return crypto.createHmac(alg.name, k.key);
 }
 
@@ -592,7 +608,7 @@ function hmacKeyHasher(handle) {
   const k = keyOf(handle);
   const { alg } = k;
   let hash;
-  if (alg.keyed) hash = k.key.copy();
+  if (alg.mac === 'bun') hash = k.key.copy();
   else if (alg.block === 0) hash = crypto.createHmac(alg.name, k.key);
   else hash = (k.states ??= keyStates(alg.name, k.key, alg.block)).copy();
   return { hash, length: alg.size, xof: false, mac: true };
@@ -779,18 +795,21 @@ function withPath(err, path) {
 }
 
 // Which call does what here (for the tests and the benchmark's header).
+const MAC_CALLS = { bun: 'Bun.CryptoHasher keyed', states: 'keyed states', hmac: 'createHmac' };
+const KEY_CALLS = { bun: 'Bun.CryptoHasher keyed, copied', states: 'keyed states, copied', hmac: 'createHmac(KeyObject)' };
+
 function runtimeCalls(algId) {
   const alg = algAt(algId);
   const shot = alg.cls !== undefined ? `Bun.${BUN_CLASSES.find((n) => BUN[n] === alg.cls)}.hash` :
     alg.direct ? 'crypto.hash' : 'createHash';
+  const bytes = { class: `${shot} into the output`, latin1: "crypto.hash 'latin1' into the output",
+    buffer: "crypto.hash 'buffer'", hash: 'createHash' };
   return {
     runtime: RUNTIME,
     text: shot,
-    bytes: alg.cls !== undefined ? `${shot} into the output` : BYTES_VIA_LATIN1 && alg.direct ?
-      "crypto.hash 'latin1' into the output" : alg.direct && RUNTIME !== 'deno' ? "crypto.hash 'buffer'" : 'createHash',
-    hmac: alg.keyed ? 'Bun.CryptoHasher keyed' : KEY_STATES && alg.block !== 0 ? 'keyed states' : 'createHmac',
-    hmacKey: alg.keyed ? 'Bun.CryptoHasher keyed, copied' :
-      KEY_STATES && alg.block !== 0 ? 'keyed states, copied' : 'createHmac(KeyObject)',
+    bytes: bytes[alg.bytes],
+    hmac: MAC_CALLS[alg.mac],
+    hmacKey: KEY_CALLS[alg.mac],
     viewsAsIs: { shot: SHOT_VIEWS, cls: CLASS_VIEWS, hasher: HASHER_VIEWS },
   };
 }

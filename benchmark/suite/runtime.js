@@ -23,8 +23,8 @@ const { bytes, ascii } = require('./inputs');
 const RUNTIME = process.versions.bun ? 'bun' : process.versions.deno ? 'deno' : 'node';
 const KEY = bytes(32, 73, 11);
 
-// The target of a cell: { ratio } for this runtime.
-function target(kind, alg, size, enc) {
+// The target ratio of a cell on this runtime.
+function target(kind, size, enc) {
   if (RUNTIME === 'bun') {
     if (kind === 'hash') return enc === 'hex' && size <= 64 ? 1.5 : 1;
     return { hmac: 1.15, 'HmacKey#digest': 1.5 }[kind] ?? 1;
@@ -105,7 +105,7 @@ module.exports = {
       const m = bench.measureBudget(peers, {}, opts);
       const bar = extra.length ? Math.min(m.theirs.bestNs, m[extra[0].name].bestNs) : m.theirs.bestNs;
       const ratio = bar / m['fast-hash'].bestNs;
-      const goal = target(kind, alg, size, enc);
+      const goal = target(kind, size, enc);
       const row = { question: 'j', table: title, runtime: RUNTIME, kind, alg, size, enc, ratio, target: goal,
         met: ratio >= goal, peers: Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { bestNs: v.bestNs }])) };
       rows.push(row);
