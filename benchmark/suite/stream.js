@@ -12,6 +12,12 @@
 // source; a peer's figures are its best wall time and its best main-thread
 // busy time (performance.eventLoopUtilization().active over the run), and
 // the ratios are taken to the faster (or less busy) of the two others.
+// The in-memory rows also time two floors, outside the ratios: `one
+// update`, the same bytes as one buffer through one Hash#update (the
+// compression alone: no way of hashing one stream on one digest state
+// runs faster), and `array`, hashStream over the chunks as an array (the
+// copy into batches and the thread-pool jobs, without the stream's own
+// costs).
 // Quick: the file at 256 MiB and a quarter of each in-memory stream.
 // Targets (issue 22, checked in the table's last columns): wall time at
 // most the faster peer's on every row, and on the file rows busy time at
@@ -26,6 +32,7 @@ const { crypto, fastHash, LABEL } = require('./peers');
 const { MiB, prepareFile, removeOnExit } = require('../cached-file');
 
 const PEERS = ['pipeline', 'for await', 'hashStream'];
+const FLOORS = ['one update', 'array'];
 
 // Each source kind: { title, make(ctx) -> a new source, bytes, web, busyTarget }.
 function sources(quick, file) {
@@ -33,6 +40,7 @@ function sources(quick, file) {
     const all = Buffer.alloc(total, 0x61);
     const chunks = [];
     for (let at = 0; at < total; at += size) chunks.push(all.subarray(at, at + size));
+    chunks.whole = all;
     return chunks;
   };
   const part = quick ? 4 : 1;
@@ -44,11 +52,11 @@ function sources(quick, file) {
       busyTarget: true, warm: () => warm(file.file), make: () => fs.createReadStream(file.file) },
     { title: `${file.bytes / MiB} MiB cached file, fs.createReadStream, highWaterMark 1 MiB`, bytes: file.bytes,
       busyTarget: true, warm: () => warm(file.file), make: () => fs.createReadStream(file.file, { highWaterMark: MiB }) },
-    { title: `Readable.from(${kib.length} chunks of 1 KiB)`, bytes: 64 * MiB / part,
+    { title: `Readable.from(${kib.length} chunks of 1 KiB)`, bytes: 64 * MiB / part, chunks: kib,
       make: () => Readable.from(kib) },
-    { title: `Readable.from(${tiny.length} chunks of 16 B)`, bytes: 16 * MiB / part,
+    { title: `Readable.from(${tiny.length} chunks of 16 B)`, bytes: 16 * MiB / part, chunks: tiny,
       make: () => Readable.from(tiny) },
-    { title: `ReadableStream of ${web.length} chunks of 64 KiB`, bytes: 256 * MiB / part, web: true,
+    { title: `ReadableStream of ${web.length} chunks of 64 KiB`, bytes: 256 * MiB / part, web: true, chunks: web,
       make: () => {
         let i = 0;
         return new ReadableStream({
@@ -86,26 +94,29 @@ const ways = {
     return h.digest('hex');
   },
   hashStream: (alg, source) => fastHash.hashStream(alg, source),
+  'one update': async (alg, source, src) => crypto.createHash(alg).update(src.chunks.whole).digest('hex'),
+  array: (alg, source, src) => fastHash.hashStream(alg, src.chunks),
 };
 
 // One run: { ns, busyNs, digest }.
-async function timed(way, alg, source) {
+async function timed(way, alg, src) {
+  const source = FLOORS.includes(way) ? undefined : src.make();
   const e0 = performance.eventLoopUtilization();
   const t0 = process.hrtime.bigint();
-  const digest = await ways[way](alg, source);
+  const digest = await ways[way](alg, source, src);
   const ns = Number(process.hrtime.bigint() - t0);
   return { ns, busyNs: performance.eventLoopUtilization(e0).active * 1e6, digest };
 }
 
 async function measureRow(alg, src, rounds) {
-  const names = PEERS.filter((n) => !(src.web && n === 'pipeline'));
+  const names = PEERS.filter((n) => !(src.web && n === 'pipeline')).concat(src.chunks ? FLOORS : []);
   const runs = Object.fromEntries(names.map((n) => [n, []]));
   let expected;
   for (let r = -1; r < rounds; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + Math.max(r, 0)) % names.length];
       if (src.warm) src.warm();
-      const run = await timed(name, alg, src.make());
+      const run = await timed(name, alg, src);
       expected ??= run.digest;
       bench.checkResult(name, `(i) ${src.title}`, run.digest, expected);
       // Round -1 is the warm-up (and the result check).
@@ -118,13 +129,14 @@ async function measureRow(alg, src, rounds) {
     const busy = list.map((x) => x.busyNs).sort((a, b) => a - b);
     peers[name] = { bestNs: ns[0], medianNs: ns[ns.length >> 1], busyBestNs: busy[0], busyMedianNs: busy[busy.length >> 1] };
   }
-  const others = names.filter((n) => n !== 'hashStream');
+  const others = names.filter((n) => n !== 'hashStream' && !FLOORS.includes(n));
   const fastest = others.reduce((a, n) => (peers[n].bestNs < peers[a].bestNs ? n : a));
   const idlest = others.reduce((a, n) => (peers[n].busyBestNs < peers[a].busyBestNs ? n : a));
   const ours = peers.hashStream;
   return {
     question: 'i', table: src.title, alg, size: src.bytes, bytes: src.bytes, rounds, peers, fastest, idlest,
     speed: peers[fastest].bestNs / ours.bestNs, busy: ours.busyBestNs / peers[idlest].busyBestNs,
+    floor: src.chunks ? peers['one update'].bestNs : undefined,
     busyTarget: Boolean(src.busyTarget),
   };
 }
@@ -140,6 +152,10 @@ function printRow(row) {
   }
   console.log(`  hashStream: ${row.speed.toFixed(2)}x the speed of ${row.fastest} (target >= 1), busy ` +
     `${row.busy.toFixed(2)}x ${row.idlest}'s${row.busyTarget ? ' (target <= 0.5)' : ''}; ${row.rounds} rounds`);
+  if (row.floor === undefined) return;
+  const over = (name) => `${name} ${(row.peers[name].bestNs / row.floor).toFixed(2)}x`;
+  console.log(`  best times over one update's (the compression alone): ${over(row.fastest)}, ${over('hashStream')}, ` +
+    `${over('array')}`);
 }
 
 module.exports = {
