@@ -22,21 +22,43 @@ const { makeError, invalidArgType } = require('./errors');
 // to BIG, so hashing starts early and a long stream costs one job per BIG
 // bytes, while no job holds a pool thread for longer than hashing BIG bytes
 // takes. Two batches take turns (one filled while the other is hashed); a
-// stream keeps the one given back for its next, and finished streams leave
-// their MIN batches for the next stream (a few kept). Batches are
+// stream keeps the one given back for its next. Batches are
 // allocUnsafeSlow's, never Buffer's shared pool, and those that held HMAC
 // input are wiped before they are kept or dropped.
+//
+// The batches a stream gives up (at its end, and the small ones of its
+// first steps) are kept for the next streams, a few of each size, through
+// WeakRefs: a batch is reused if no full collection has come since, and
+// is otherwise collected as any garbage is, so keeping them holds no
+// memory that dropping them would not. Allocating batches afresh for each
+// stream is what costs: V8 counts their memory as external, and megabytes
+// of it per stream start full collections, which on a large heap take tens
+// of milliseconds of the main thread each (benchmark/README.md, "Streams").
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
 // Batches being hashed at once, at most: the binding's hasherUpdateAsync
 // takes two on one hasher (one running, the next queued).
 const DEPTH = 2;
-const KEPT = 2;
-const spares = [];
+// Batches kept of each size: as many as one stream holds at once (DEPTH
+// being hashed and one being filled).
+const KEPT = DEPTH + 1;
+const spares = new Map(); // batch size -> WeakRefs to batches (KEPT at most)
 
 function giveBatch(batch, used, secret) {
   if (secret) batch.fill(0, 0, used);
-  if (batch.length === MIN && spares.length < KEPT) spares.push(batch);
+  let kept = spares.get(batch.length);
+  if (kept === undefined) spares.set(batch.length, (kept = []));
+  if (kept.length < KEPT) kept.push(new WeakRef(batch));
+}
+
+// A batch of `size` bytes: a kept one if it is still there, else a new one.
+function takeBatch(size) {
+  const kept = spares.get(size) ?? [];
+  while (kept.length !== 0) {
+    const batch = kept.pop().deref();
+    if (batch !== undefined) return batch;
+  }
+  return Buffer.allocUnsafeSlow(size);
 }
 
 // Strings no longer than this are written into the batch as they are;
@@ -134,7 +156,7 @@ class Feed {
     let batch = this.#free.pop();
     if (batch === undefined || batch.length !== size) {
       if (batch !== undefined) giveBatch(batch, 0, false);
-      batch = (size === MIN ? spares.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
+      batch = takeBatch(size);
     }
     this.#size = Math.min(4 * size, BIG);
     this.#batch = batch;

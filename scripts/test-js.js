@@ -9,7 +9,8 @@ const path = require('path');
 const CORE = [
   'binding-conformance', 'hash', 'hmac', 'verifyHmac', 'createHmacKey', 'createHasher', 'createHasher-hmac',
   'hashMany', 'hashAsync', 'hmacAsync', 'hashFile', 'hashFileSync', 'detached', 'getHashes', 'wipes-js',
-  'hashStream', 'hashStream-errors', 'hashStream-reuse', 'hashStream-endless', 'hmacStream', 'passThrough',
+  'hashStream', 'hashStream-errors', 'hashStream-reuse', 'hashStream-endless', 'hashStream-batches', 'hmacStream',
+  'passThrough',
   'runtimeCalls',
 ];
 
