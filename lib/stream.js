@@ -1,11 +1,13 @@
 'use strict';
 // hashStream, hmacStream and hmacKey.digestStream: the digest of everything
 // a source yields. A source is read (pump*, one per kind of source) into a
-// Feed, which copies each chunk into a batch before the next chunk is asked
-// for (so a source that reuses its memory still gets the right digest) and
-// hands full batches to the hasher off the event loop (absorbAsync), two
-// batches taking turns so that reading and hashing overlap. What is left at
-// the end is hashed here, with the digest.
+// Feed, which takes each chunk before the next can be written over: it
+// copies the chunk into a batch, or, when nothing else writes to the
+// chunk's memory again (a file stream's own reads), keeps the chunk itself
+// to hash in place. So a source that reuses its memory still gets the
+// right digest. Full batches go to the hasher off the event loop
+// (absorbAsync), two batches taking turns so that reading and hashing
+// overlap. What is left at the end is hashed here, with the digest.
 
 const { Buffer } = require('buffer');
 const { setImmediate } = require('timers');
@@ -70,6 +72,7 @@ const TINY = 32;
 class Feed {
   #hasher;
   #secret;
+  #readsAhead;     // whether the source may be asked for more while we wait
   #batch;          // being filled: #batch[0, #used)
   #used = 0;
   #size = MIN;     // the next batch's size
@@ -77,9 +80,10 @@ class Feed {
   #jobs = [];      // batches being hashed, oldest first: promises that never reject
   #error;          // what a job failed with
 
-  constructor(hasher, secret) {
+  constructor(hasher, secret, readsAhead) {
     this.#hasher = hasher;
     this.#secret = secret;
+    this.#readsAhead = readsAhead;
   }
 
   // Copies a chunk (a string, or a Uint8Array from chunkBytes) into the
@@ -105,7 +109,7 @@ class Feed {
     if (text.length > SHORT_TEXT) return this.#writeLongText(text);
     let batch = this.#batch;
     if (batch !== undefined && batch.length - this.#used < 3 * text.length) {
-      if (this.#jobs.length === DEPTH) return this.#later(text, 0);
+      if (this.#jobs.length === DEPTH) return this.#laterText(text);
       this.#send();
       batch = undefined;
     }
@@ -114,23 +118,21 @@ class Feed {
     return undefined;
   }
 
-  // A long string's bytes, encoded first. An HMAC message's are its own
-  // memory (a short Buffer.from() would be a slice of the shared pool),
-  // wiped once copied into the batches.
+  // A long string's bytes, encoded first into memory that nothing else
+  // writes to. An HMAC message's are memory of their own (a short
+  // Buffer.from() would be a slice of the shared pool), wiped once hashed.
   #writeLongText(text) {
-    if (!this.#secret) return this.#writeBytes(Buffer.from(text), 0);
+    if (!this.#secret) return this.writeOwned(Buffer.from(text), false);
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);
-    const waiting = this.#writeBytes(bytes, 0);
-    if (waiting === undefined) {
-      bytes.fill(0);
-      return undefined;
-    }
-    return waiting.finally(() => bytes.fill(0));
+    return this.writeOwned(bytes, true);
   }
 
   // Bytes from `from` on, across batches; a batch that fills goes at once
-  // unless both are being hashed.
+  // unless both are being hashed. When the source reads ahead (a stream
+  // asks its own source for the next chunk without waiting for us, and a
+  // source that reuses its memory then writes over this one), nothing of
+  // `bytes` is read after this returns.
   #writeBytes(bytes, from) {
     const n = bytes.length;
     for (let at = from; at < n;) {
@@ -138,7 +140,7 @@ class Feed {
       if (batch === undefined) {
         batch = this.#take();
       } else if (this.#used === batch.length) {
-        if (this.#jobs.length === DEPTH) return this.#later(bytes, at);
+        if (this.#jobs.length === DEPTH) return this.#readsAhead ? this.#keepRest(bytes, at) : this.#later(bytes, at);
         this.#send();
         continue;
       }
@@ -163,12 +165,31 @@ class Feed {
     return batch;
   }
 
-  // The rest of a chunk (from byte `at`), once the oldest job is done.
-  async #later(chunk, at) {
+  // A string that does not fit, once the oldest job is done (strings
+  // cannot change meanwhile).
+  async #laterText(text) {
     await this.#jobs[0];
     if (this.#error !== undefined) throw this.#error;
-    const waiting = typeof chunk === 'string' ? this.#writeText(chunk) : this.#writeBytes(chunk, at);
+    const waiting = this.#writeText(text);
     if (waiting !== undefined) await waiting;
+  }
+
+  // The rest of a chunk (from byte `at`) once the oldest job is done, from
+  // a source that is asked for nothing meanwhile.
+  async #later(bytes, at) {
+    await this.#jobs[0];
+    if (this.#error !== undefined) throw this.#error;
+    const waiting = this.#writeBytes(bytes, at);
+    if (waiting !== undefined) await waiting;
+  }
+
+  // The rest of a chunk (from byte `at`) from a source that reads ahead,
+  // when both batches are being hashed: copied now into memory of its own,
+  // taken once a batch is free.
+  #keepRest(bytes, at) {
+    const rest = Buffer.allocUnsafeSlow(bytes.length - at);
+    rest.set(at === 0 ? bytes : bytes.subarray(at));
+    return this.#laterOwned(rest, this.#secret);
   }
 
   // The batch goes off to be hashed, after the one being hashed if there
@@ -181,19 +202,54 @@ class Feed {
     const used = this.#used;
     this.#batch = undefined;
     this.#used = 0;
-    const job = absorbAsync(this.#hasher, batch, used).then(() => {
-      this.#ended(job, batch, used);
+    this.#job(batch, used, batch);
+  }
+
+  // A job hashing bytes[0, used). `batch` is bytes when they are a batch
+  // (given back when the job ends), undefined for a chunk hashed in place
+  // (wiped when the job ends if `wipe`).
+  #job(bytes, used, batch, wipe) {
+    const job = absorbAsync(this.#hasher, bytes, used).then(() => {
+      this.#ended(job, bytes, used, batch, wipe);
       if (this.#batch !== undefined && this.#used === this.#batch.length && this.#error === undefined) this.#send();
     }, (err) => {
-      this.#ended(job, batch, used);
+      this.#ended(job, bytes, used, batch, wipe);
       this.#error ??= err;
     });
     this.#jobs.push(job);
   }
 
-  #ended(job, batch, used) {
+  #ended(job, bytes, used, batch, wipe) {
     this.#jobs.splice(this.#jobs.indexOf(job), 1);
-    this.#giveBack(batch, used);
+    if (batch !== undefined) this.#giveBack(batch, used);
+    else if (wipe) bytes.fill(0);
+  }
+
+  // A chunk whose memory nothing else writes to again: a file stream's own
+  // read, a long string's bytes, or the rest of a chunk kept by #keepRest
+  // (`wipe`: HMAC input in memory of this side's, wiped once hashed). A
+  // long one is hashed where it is, after what the batch holds, without a
+  // copy; a short one is copied. Returns as write() does.
+  writeOwned(chunk, wipe) {
+    if (this.#error !== undefined) {
+      if (wipe) chunk.fill(0);
+      throw this.#error;
+    }
+    if (chunk.length < MIN) {
+      const waiting = this.write(chunk);
+      if (wipe) chunk.fill(0); // write() keeps nothing of it
+      return waiting;
+    }
+    if (this.#used !== 0 && this.#jobs.length < DEPTH) this.#send();
+    if (this.#used !== 0 || this.#jobs.length === DEPTH) return this.#laterOwned(chunk, wipe);
+    this.#job(chunk, chunk.length, undefined, wipe);
+    return undefined;
+  }
+
+  async #laterOwned(chunk, wipe) {
+    await this.#jobs[0];
+    const waiting = this.writeOwned(chunk, wipe);
+    if (waiting !== undefined) await waiting;
   }
 
   // Until every job sent has ended.
@@ -240,6 +296,8 @@ class Feed {
   // After a failure: once no job holds the hasher, its state is freed and
   // the batch given back.
   async discard() {
+    // Writes still waiting for a batch take nothing more.
+    this.#error ??= makeError(Error, 'ERR_STREAM_DESTROYED', 'Cannot call write after a stream was destroyed');
     await this.#settle();
     discard(this.#hasher);
     this.#release(this.#batch);
@@ -298,19 +356,20 @@ function onAbort(signal, fn) {
 
 // A Node stream, read in flowing mode ('data' events: each chunk as the
 // stream has it, no promise per chunk), paused while the feed is full. A
-// file stream (fs.ReadStream, which reads each chunk into memory of its
-// own) is first asked for BIG bytes: read(n) raises its highWaterMark to n
-// (and gives data only if that much is buffered), so it reads BIG bytes per
+// file stream that reads each chunk into memory of its own (ownsItsChunks)
+// is first asked for BIG bytes: read(n) raises its highWaterMark to n (and
+// gives data only if that much is buffered), so it reads BIG bytes per
 // read, and the hand-over of each read to the thread pool and back (tens of
-// microseconds) comes once per BIG bytes instead of once per 64 KiB. Other
-// streams keep their own read-ahead: one that reuses its memory once asked
-// for more must not be asked early. Ends when the stream ends (with its
+// microseconds) comes once per BIG bytes instead of once per 64 KiB; its
+// chunks are then hashed in place. Other streams keep their own
+// read-ahead: one that reuses its memory once asked for more must not be
+// asked early. Ends when the stream ends (with its
 // error, or ERR_STREAM_PREMATURE_CLOSE when it closes early, as
 // stream.finished reports them); on a bad chunk or an abort it is
 // destroyed, as leaving a `for await` loop over it destroys it.
 function pumpNode(stream, write, signal) {
   const { finished } = require('stream');
-  const { ReadStream } = require('fs');
+  const owned = ownsItsChunks(stream);
   return new Promise((resolve, reject) => {
     let index = 0;
     let settled = false;
@@ -336,7 +395,7 @@ function pumpNode(stream, write, signal) {
     function onData(chunk) {
       if (settled) return;
       try {
-        waiting = write(chunk, index++);
+        waiting = write(chunk, index++, owned);
       } catch (err) {
         fail(err);
         return;
@@ -353,7 +412,7 @@ function pumpNode(stream, write, signal) {
       else waiting.then(() => settle(), fail);
     });
     try {
-      if (stream instanceof ReadStream && !(stream.readableHighWaterMark >= BIG)) {
+      if (owned && !(stream.readableHighWaterMark >= BIG)) {
         const first = stream.read(BIG);
         if (first !== null) onData(first);
       }
@@ -363,6 +422,18 @@ function pumpNode(stream, write, signal) {
     stream.on('data', onData);
     if (waiting === undefined && !settled) stream.resume();
   });
+}
+
+// Whether each chunk `stream` gives is memory of its own that nothing
+// writes to again, so that it can be hashed in place while the stream
+// reads on: an fs.ReadStream as fs makes it (its _read reads every chunk
+// into a new Buffer), reading through the fs module itself rather than an
+// `fs` option's, with its _read not replaced.
+function ownsItsChunks(stream) {
+  const fs = require('fs');
+  if (!(stream instanceof fs.ReadStream) || stream._read !== fs.ReadStream.prototype._read) return false;
+  const kFs = Object.getOwnPropertySymbols(stream).find((key) => key.description === 'kFs');
+  return kFs !== undefined && stream[kFs] === fs;
 }
 
 // A WHATWG ReadableStream (a Blob's too), through a reader; on a bad chunk
@@ -480,8 +551,11 @@ function streamOptions(options, withLength, caller) {
 // The digest `hasher` gives of everything `source` yields (its kind from
 // sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
 async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
-  const feed = new Feed(hasher, secret);
-  const write = (chunk, index) => feed.write(chunkBytes(chunk, index));
+  const feed = new Feed(hasher, secret, kind === NODE || kind === WEB || kind === BLOB);
+  const write = (chunk, index, owned) => {
+    const bytes = chunkBytes(chunk, index);
+    return owned && typeof bytes !== 'string' ? feed.writeOwned(bytes, false) : feed.write(bytes);
+  };
   try {
     if (signal !== undefined && signal.aborted) {
       if (kind === NODE) source.destroy();

@@ -6,6 +6,7 @@
 // memory must not be asked early either, so a Node stream's own read-ahead
 // is left as it is.)
 const assert = require('assert');
+const fs = require('fs');
 const { Readable } = require('stream');
 const { hashStream, hmacStream, hash, hmac } = require('..');
 
@@ -45,6 +46,43 @@ const SOURCES = [
         c.enqueue(buf);
       },
     }, { highWaterMark: 0 });
+  }],
+  ['a ReadableStream that reads ahead, a turn later', (count, buf, fill) => {
+    let i = 0;
+    return new ReadableStream({
+      pull: (c) => new Promise((resolve) => setImmediate(() => {
+        if (i === count) c.close();
+        else { fill(buf, i++); c.enqueue(buf); }
+        resolve();
+      })),
+    });
+  }],
+  // File streams that are not what fs makes (fast-hash hashes those chunks
+  // in place, without the copy): one reading through an `fs` option that
+  // gives one buffer back over and over, and a subclass with its own _read.
+  // Both read ahead, as file streams do: the next chunk is asked for before
+  // this one is taken.
+  ['an fs.ReadStream whose fs option reads into one buffer', (count, buf, fill) => {
+    let i = 0;
+    const read = (fd, into, offset, length, position, callback) => setImmediate(() => {
+      if (i === count) { callback(null, 0, into); return; }
+      fill(buf, i++);
+      callback(null, buf.length, buf);
+    });
+    return fs.createReadStream(null, { fd: 1000, autoClose: false, fs: { read, open() {}, close() {} } });
+  }],
+  ['an fs.ReadStream subclass whose _read pushes one buffer', (count, buf, fill) => {
+    let i = 0;
+    class Reusing extends fs.ReadStream {
+      _read() {
+        setImmediate(() => {
+          if (i === count) { this.push(null); return; }
+          fill(buf, i++);
+          this.push(buf);
+        });
+      }
+    }
+    return new Reusing(__filename);
   }],
   ['an async iterator of its own', (count, buf, fill) => {
     let i = 0;
