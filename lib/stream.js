@@ -237,8 +237,13 @@ class Feed {
     }
     if (chunk.length < MIN) {
       const waiting = this.write(chunk);
-      if (wipe) chunk.fill(0); // write() keeps nothing of it
-      return waiting;
+      if (!wipe) return waiting;
+      // Copied by now, unless it waits for a batch (#later).
+      if (waiting === undefined) {
+        chunk.fill(0);
+        return undefined;
+      }
+      return waiting.finally(() => chunk.fill(0));
     }
     if (this.#used !== 0 && this.#jobs.length < DEPTH) this.#send();
     if (this.#used !== 0 || this.#jobs.length === DEPTH) return this.#laterOwned(chunk, wipe);
