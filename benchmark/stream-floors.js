@@ -15,7 +15,7 @@ const fs = require('fs');
 const crypto = require('crypto');
 const binding = require('../lib/binding');
 const fastHash = require('..');
-const { MiB, prepareFile, removeOnExit } = require('./cached-file');
+const { MiB, prepareFile, removeOnExit, warm } = require('./cached-file');
 
 const BATCH = 4 * MiB;
 
@@ -58,17 +58,6 @@ async function copies() {
   }
   console.log('256 MiB, sha256, best of 5:');
   for (const [name, ms] of Object.entries(best)) console.log(`  ${name.padEnd(44)} ${ms.toFixed(1)} ms`);
-}
-
-// The file read through once, untimed, back into the page cache.
-function warm(file) {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafeSlow(8 * MiB);
-    while (fs.readSync(fd, buf, 0, buf.length, null) > 0);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 async function cpu() {

@@ -29,7 +29,7 @@ const { pipeline } = require('stream/promises');
 const { performance } = require('perf_hooks');
 const bench = require('../common');
 const { crypto, fastHash, LABEL } = require('./peers');
-const { MiB, prepareFile, removeOnExit } = require('../cached-file');
+const { MiB, prepareFile, removeOnExit, warm } = require('../cached-file');
 
 const PEERS = ['pipeline', 'for await', 'hashStream'];
 const FLOORS = ['one update', 'array'];
@@ -67,19 +67,6 @@ function sources(quick, file) {
         }, { highWaterMark: 4 });
       } },
   ];
-}
-
-// Reads the file through once, untimed, before each run: this VM's kernel
-// reclaims page cache it deems cold (kdamond), and a run that reads from
-// disk measures the disk.
-function warm(file) {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafeSlow(8 * MiB);
-    while (fs.readSync(fd, buf, 0, buf.length, null) > 0);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 const ways = {
