@@ -77,9 +77,11 @@ function note(hasher) {
 // key (index.js), which destroy() waits for. An HMAC stage is the hasher's
 // own memory, not Buffer's pool (where any pooled Buffer's .buffer reaches
 // it), and is wiped once its bytes are absorbed.
-// Where the binding says gathering costs more than its own incremental
-// hasher (the JavaScript implementation on Bun and Deno), nothing is staged.
-const STAGE = binding.stagesParts ? 256 : 0;
+// The binding says how much to gather (stageBytes: 256 for the addon, more
+// for the JavaScript implementation on Node, whose Hash objects cost more);
+// where gathering costs more than its own incremental hasher (the
+// JavaScript implementation on Bun and Deno), nothing is staged.
+const STAGE = binding.stageBytes;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name);
 const tagOf = intrinsic(Symbol.toStringTag).get;

@@ -4,7 +4,7 @@
 // implementations against it.
 const INTERFACE = Object.freeze({
   implementation: "'native' | 'js'",
-  stagesParts: 'boolean: whether the shim gathers short hasher parts before sending them (false where ' +
+  stageBytes: 'number: how many bytes of short hasher parts the shim gathers before sending them (0 where ' +
     "the runtime's own incremental hasher costs less than the gathering)",
   encodings: '{ hex, base64, base64url, latin1, buffer } -> id',
   encodedLength: '(enc, n) -> length of the text of n bytes in enc',

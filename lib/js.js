@@ -40,10 +40,12 @@ const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' 
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
 const BYTES_VIA_HASH = RUNTIME === 'deno';
 const KEY_STATES = RUNTIME === 'deno';
-// Whether the shim's hashers gather short parts before they reach a Hash:
-// on Node, where that costs less than the Hash calls it saves; not on Bun
-// and Deno, whose own Hash objects cost less than the gathering.
-const STAGES_PARTS = RUNTIME === 'node';
+// How many bytes of short parts the shim's hashers gather before they reach
+// a Hash: on Node, where that costs less than the Hash calls it saves, and
+// a chain that fits is one crypto.hash with no Hash at all (a Hash costs
+// about what hashing 512 bytes does there); none on Bun and Deno, whose
+// own Hash objects cost less than the gathering.
+const STAGE_BYTES = RUNTIME === 'node' ? 1024 : 0;
 const BUN_CLASSES = ['MD4', 'MD5', 'SHA1', 'SHA224', 'SHA256', 'SHA384', 'SHA512', 'SHA512_256'];
 const BunHasher = BUN !== undefined && typeof BUN.CryptoHasher === 'function' ? BUN.CryptoHasher : undefined;
 
@@ -816,7 +818,7 @@ function runtimeCalls(algId) {
 
 module.exports = {
   implementation: 'js',
-  stagesParts: STAGES_PARTS,
+  stageBytes: STAGE_BYTES,
   runtimeCalls,
   encodings,
   encodedLength,

@@ -6,7 +6,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { createHmacKey } = require('..');
 const binding = require('../lib/binding');
-const { throwsWith, bytes, hmacAlgorithms, keyInputs, sweep } = require('./common');
+const { throwsWith, bytes, hmacAlgorithms, keyInputs, sweep, STAGE } = require('./common');
 
 const ALGORITHMS = hmacAlgorithms();
 
@@ -62,14 +62,14 @@ describe('hmacKey.createHasher()', function () {
       const head = bytes(100);
       const h = key.createHasher().update(head);
       const c1 = h.copy().update('one');
-      const c2 = c1.copy().update(Buffer.alloc(300, 9));
+      const c2 = c1.copy().update(Buffer.alloc(STAGE + 44, 9));
       const c3 = c2.copy().copy({ outputLength: 5 }).update('three');
       h.update('zero');
       cases.push([`${alg} original`, () => h.digest('hex'), mac(head, 'zero')]);
       cases.push([`${alg} copy`, () => c1.digest('hex'), mac(head, 'one')]);
-      cases.push([`${alg} copy of copy`, () => c2.digest('hex'), mac(head, 'one', Buffer.alloc(300, 9))]);
+      cases.push([`${alg} copy of copy`, () => c2.digest('hex'), mac(head, 'one', Buffer.alloc(STAGE + 44, 9))]);
       cases.push([`${alg} copy of a copy of a copy (outputLength ignored)`, () => c3.digest('hex'),
-        mac(head, 'one', Buffer.alloc(300, 9), 'three')]);
+        mac(head, 'one', Buffer.alloc(STAGE + 44, 9), 'three')]);
     }
     sweep(cases);
   });
@@ -123,8 +123,8 @@ describe('hmacKey.createHasher()', function () {
     const cases = [
       ['digested', (h) => h.update(secret).digest()],
       ['copied, then both digested', (h) => { h.update(secret); h.copy().digest(); h.digest(); }],
-      ['sent on by a longer part', (h) => { h.update(secret).update(Buffer.alloc(300, 1)); return h.digest(); }],
-      ['sent on, then more staged', (h) => { h.update(Buffer.alloc(300, 1)).update(secret).update(Buffer.alloc(250, 2)); return h.digest(); }],
+      ['sent on by a longer part', (h) => { h.update(secret).update(Buffer.alloc(STAGE + 44, 1)); return h.digest(); }],
+      ['sent on, then more staged', (h) => { h.update(Buffer.alloc(STAGE + 44, 1)).update(secret).update(Buffer.alloc(STAGE - 6, 2)); return h.digest(); }],
     ];
     for (const [what, use] of cases) {
       use(key.createHasher());
@@ -137,7 +137,7 @@ describe('hmacKey.createHasher()', function () {
 
   it('a key destroyed while its hashers stage: they finish, the key refuses at once', function () {
     const key = createHmacKey('sha256', 'k');
-    const parts = [Buffer.alloc(10, 1), 'text', Buffer.alloc(600, 2)];
+    const parts = [Buffer.alloc(10, 1), 'text', Buffer.alloc(2 * STAGE + 88, 2)];
     const hashers = parts.map((p) => key.createHasher().update(p));
     const copies = hashers.map((h) => h.copy());
     key.destroy();
