@@ -77,11 +77,15 @@ function note(hasher) {
 // key (index.js), which destroy() waits for. An HMAC stage is the hasher's
 // own memory, not Buffer's pool (where any pooled Buffer's .buffer reaches
 // it), and is wiped once its bytes are absorbed.
-// The binding says how much to gather (stageBytes: 256 for the addon, more
-// for the JavaScript implementation on Node, whose Hash objects cost more);
-// where gathering costs more than its own incremental hasher (the
+// The binding says how much to gather, for plain hashers (stageBytes) and
+// HMAC ones (macStageBytes): 256 for the addon; for the JavaScript
+// implementation on Node, more for plain hashers (its Hash objects cost
+// more) and none for HMAC ones (node:crypto has no one-shot HMAC: the
+// staged bytes would still go through an Hmac, after a copy and a wipe).
+// Where gathering costs more than the runtime's own incremental hasher (the
 // JavaScript implementation on Bun and Deno), nothing is staged.
 const STAGE = binding.stageBytes;
+const MAC_STAGE = binding.macStageBytes;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name);
 const tagOf = intrinsic(Symbol.toStringTag).get;
@@ -104,6 +108,7 @@ class Hasher {
   #length;     // output bytes
   #hmac;
   #lease;      // an HMAC hasher's on its key, while it has no native state
+  #limit;      // how many bytes it stages: STAGE, or MAC_STAGE for HMAC
   #finished = false;
   #cell;       // the registry's held value, once registered
   #stage;      // staged bytes: #stage[0, #used)
@@ -120,6 +125,7 @@ class Hasher {
     this.#alg = alg;
     this.#length = length;
     this.#hmac = hmac;
+    this.#limit = hmac ? MAC_STAGE : STAGE;
     this.#lease = lease;
     if (handle !== undefined) note(this);
   }
@@ -172,11 +178,12 @@ class Hasher {
     if (this.#finished) throw finalized(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
     // The tag is read through the intrinsic: undefined for anything else.
-    if (STAGE !== 0 && ReflectApply(tagOf, data, []) === 'Uint8Array') {
+    const limit = this.#limit;
+    if (limit !== 0 && ReflectApply(tagOf, data, []) === 'Uint8Array') {
       const n = ReflectApply(byteLengthOf, data, []);
-      if (n <= STAGE - this.#used && this.#text === undefined) {
+      if (n <= limit - this.#used && this.#text === undefined) {
         if (n !== 0) this.#stageBytes(data, n);
-      } else if (n < STAGE) {
+      } else if (n < limit) {
         this.#send(undefined);
         this.#stageBytes(data, n);
       } else {
@@ -211,7 +218,7 @@ class Hasher {
       if (this.#hmac) {
         // A Uint8Array, not a Buffer: its subarray() (#keyShot) is the
         // plain one, without Buffer's species lookup.
-        stage = macSpare ?? new Uint8Array(STAGE);
+        stage = macSpare ?? new Uint8Array(MAC_STAGE);
         macSpare = undefined;
       } else {
         stage = spare ?? allocUnsafe(STAGE);
@@ -354,7 +361,7 @@ class Hasher {
 
   // A copy's stage: the whole of the original's (cheaper than cutting it).
   #stageCopy(stage, used) {
-    this.#stageBytes(stage, STAGE);
+    this.#stageBytes(stage, this.#limit);
     this.#used = used;
   }
 

@@ -6,6 +6,7 @@ const INTERFACE = Object.freeze({
   implementation: "'native' | 'js'",
   stageBytes: 'number: how many bytes of short hasher parts the shim gathers before sending them (0 where ' +
     "the runtime's own incremental hasher costs less than the gathering)",
+  macStageBytes: 'number: the same for HMAC hashers',
   encodings: '{ hex, base64, base64url, latin1, buffer } -> id',
   encodedLength: '(enc, n) -> length of the text of n bytes in enc',
   resolve: '(name) -> { id, size, block, xof, path } | undefined',

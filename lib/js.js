@@ -46,6 +46,9 @@ const KEY_STATES = RUNTIME === 'deno';
 // about what hashing 512 bytes does there); none on Bun and Deno, whose
 // own Hash objects cost less than the gathering.
 const STAGE_BYTES = RUNTIME === 'node' ? 1024 : 0;
+// HMAC hashers gather nothing: with no one-shot HMAC in node:crypto, staged
+// bytes would still go through an Hmac, after a copy and a wipe.
+const MAC_STAGE_BYTES = 0;
 const BUN_CLASSES = ['MD4', 'MD5', 'SHA1', 'SHA224', 'SHA256', 'SHA384', 'SHA512', 'SHA512_256'];
 const BunHasher = BUN !== undefined && typeof BUN.CryptoHasher === 'function' ? BUN.CryptoHasher : undefined;
 
@@ -819,6 +822,7 @@ function runtimeCalls(algId) {
 module.exports = {
   implementation: 'js',
   stageBytes: STAGE_BYTES,
+  macStageBytes: MAC_STAGE_BYTES,
   runtimeCalls,
   encodings,
   encodedLength,

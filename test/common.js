@@ -135,13 +135,16 @@ const itNative = (title, fn) =>
   (implementation === 'native' ? it(title, fn) : it.skip(title + NATIVE_ONLY, fn));
 
 // How many bytes of short parts a hasher gathers before sending them on
-// (lib/hasher.js): the hasher tests size their parts around it. Where
-// nothing is gathered, 256, so the parts span the same sizes.
-const STAGE = require('../lib/binding').stageBytes || 256;
+// (lib/hasher.js; MAC_STAGE for HMAC hashers): the hasher tests size their
+// parts around it. Where nothing is gathered, 256, so the parts span the
+// same sizes.
+const { stageBytes, macStageBytes } = require('../lib/binding');
+const STAGE = stageBytes || 256;
+const MAC_STAGE = macStageBytes || 256;
 
 module.exports = {
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
-  implementation, describeNative, itNative, runtimeHashes, runtimeHmacs, STAGE,
+  implementation, describeNative, itNative, runtimeHashes, runtimeHmacs, STAGE, MAC_STAGE,
 };
 
 // Files for the file tests in a fresh temporary folder: empty, small, 10 MiB,

@@ -6,7 +6,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { createHmacKey } = require('..');
 const binding = require('../lib/binding');
-const { throwsWith, bytes, hmacAlgorithms, keyInputs, sweep, STAGE } = require('./common');
+const { throwsWith, bytes, hmacAlgorithms, keyInputs, sweep, MAC_STAGE: STAGE } = require('./common');
 
 const ALGORITHMS = hmacAlgorithms();
 
