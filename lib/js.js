@@ -150,7 +150,7 @@ function callsOf(direct, keyed, cls, block) {
   else if (BYTES_VIA_LATIN1 && direct) bytes = 'latin1';
   else if (direct && !BYTES_VIA_HASH) bytes = 'buffer';
   const mac = keyed ? 'bun' : states ? 'states' : 'hmac';
-  return { shot: direct && cls === undefined && SHOT_VIEWS, bytes, mac };
+  return { shot: direct && cls === undefined && SHOT_VIEWS, classShot: cls !== undefined && CLASS_VIEWS, bytes, mac };
 }
 
 // The Bun class (Bun.SHA256, ...) whose hash() gives the digest printed
@@ -345,8 +345,9 @@ function hash(algId, enc, data, length, out) {
   // The commonest case in as few steps as can be (each function call laid
   // over crypto.hash costs 2% of a short digest on Node): text of a digest
   // crypto.hash makes from the view as it is.
-  if (out === undefined && encoding !== undefined && alg !== undefined && alg.shot) {
-    return oneShot(alg.name, data, encoding);
+  if (out === undefined && encoding !== undefined && alg !== undefined) {
+    if (alg.shot) return oneShot(alg.name, data, encoding);
+    if (alg.classShot) return alg.cls.hash(data, encoding);
   }
   return hashAny(algId, enc, data, length, out);
 }
