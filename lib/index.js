@@ -38,18 +38,11 @@ function hash(algorithm, data, options) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
     return binding.hash(alg.id, ENC_HEX, data, alg.size);
   }
-  if (options === 'buffer') {
-    if (alg === undefined) alg = hashAlgorithm(algorithm);
-    // A digest's own size comes from Buffer's pool: only an XOF's long
-    // output can fail to be allocated (allocOutput).
-    const out = Buffer.allocUnsafe(alg.size);
-    binding.hash(alg.id, ENC_BUFFER, data, alg.size, out);
-    return out;
-  }
   if (options === lastEncodingName) {
     if (alg === undefined) alg = hashAlgorithm(algorithm);
     return binding.hash(alg.id, lastEncoding, data, alg.size);
   }
+  if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (typeof options === 'string' && isNativeText(encoding)) {
     lastEncodingName = options;
@@ -59,6 +52,14 @@ function hash(algorithm, data, options) {
   const length = outputLength(alg, requested, hash);
   if (isNativeText(encoding)) return binding.hash(alg.id, encoding, data, length);
   return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
+}
+
+// A digest as a Buffer. Its own size comes from Buffer's pool: only an
+// XOF's long output can fail to be allocated (allocOutput).
+function hashBytes(alg, data) {
+  const out = Buffer.allocUnsafe(alg.size);
+  binding.hash(alg.id, ENC_BUFFER, data, alg.size, out);
+  return out;
 }
 
 // The last output encoding given by name that the binding makes (base64,
