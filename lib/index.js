@@ -43,12 +43,19 @@ function hash(algorithm, data, options) {
     return binding.hash(alg.id, lastEncoding, data, alg.size);
   }
   if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
+  return hashWith(alg, algorithm, data, options);
+}
+
+// hash() with any other options. A function of its own, so that hash()
+// stays short enough for V8 to inline it, and the runtime's call under it,
+// into the caller.
+function hashWith(cached, algorithm, data, options) {
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (typeof options === 'string' && isNativeText(encoding)) {
     lastEncodingName = options;
     lastEncoding = encoding;
   }
-  if (alg === undefined) alg = hashAlgorithm(algorithm);
+  const alg = cached ?? hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
   if (isNativeText(encoding)) return binding.hash(alg.id, encoding, data, length);
   return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
