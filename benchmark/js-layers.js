@@ -1,8 +1,9 @@
 'use strict';
-// Where the time of the js implementation goes: for each case, the call a
-// user would write instead (node:crypto), the js binding called directly
-// (lib/js.js: algorithm and encoding from their ids, then node:crypto), and
-// the whole fast-hash call (lib/index.js's checks, then the binding), timed
+// Where the time of the js implementation goes: for each case (digests,
+// HMAC, a hasher over two parts), the call a user would write instead
+// (node:crypto), the js binding called directly (lib/js.js: algorithm and
+// encoding from their ids, then node:crypto), and the whole fast-hash call
+// (lib/index.js's or lib/hasher.js's checks, then the binding), timed
 // interleaved in the same rounds as the suite times its cells. The steps
 // between the rows are the cost of each layer. The user's call is timed
 // twice, as two peers: how far the two copies differ is how far apart two
@@ -99,6 +100,31 @@ function hmacCase(size) {
   };
 }
 
+// A hasher over two parts (half the size each): the runtime's createHash
+// chain, the binding's hasher functions as lib/hasher.js calls them with
+// nothing staged, and createHasher's chain. A staging runtime (Node) folds
+// the parts into one one-shot, so there the binding row is not its path.
+const CHAIN = 'const chain = () => { const h = bnew(id, 32); bupdate(h, a); bupdate(h, b); return bdigest(h, hex, a, 0); };';
+
+function hasherCase(size) {
+  const data = bytes(size), alg = 'sha256';
+  const a = data.subarray(0, size / 2), b = data.subarray(size / 2);
+  const id = binding.resolve(alg).id, hex = binding.encodings.hex;
+  const s = { crypto, fh, alg, a, b, id, hex, bnew: binding.hasherNew, bupdate: binding.hasherUpdate,
+    bdigest: binding.hasherDigest };
+  const user = "crypto.createHash(alg).update(a).update(b).digest('hex')";
+  return {
+    title: `sha256 hasher, two ${size / 2} B parts, hex output`,
+    expected: crypto.createHash(alg).update(data).digest('hex'),
+    peers: [
+      peer('createHash', user, s),
+      peer('control: the user\'s call again', user, s),
+      peer('binding hasher', 'chain()', s, { prelude: CHAIN }),
+      peer('fast-hash createHasher', "fh.createHasher(alg).update(a).update(b).digest('hex')", s),
+    ],
+  };
+}
+
 // ---- main -----------------------------------------------------------------------
 function run(c, opts) {
   for (const p of c.peers) bench.checkResult(p.name, c.title, p.one(), c.expected);
@@ -127,13 +153,14 @@ function main() {
   console.log(`fast-hash (${fh.implementation} implementation); binding: ${binding.implementation}`);
   const cases = [];
   for (const size of opts.sizes) {
-    cases.push(digestCase(size, 'hex'), digestCase(size, 'base64'), digestCase(size, 'buffer'), hmacCase(size));
+    cases.push(digestCase(size, 'hex'), digestCase(size, 'base64'), digestCase(size, 'buffer'), hmacCase(size),
+      hasherCase(size));
   }
   const results = cases.map((c) => run(c, opts));
   console.log('');
   for (const r of results) {
     const p = r.peers, base = p['crypto.hash'] || p.createHash || p.createHmac;
-    const mine = p['fast-hash hash'] || p['fast-hash hmac'];
+    const mine = p['fast-hash hash'] || p['fast-hash hmac'] || p['fast-hash createHasher'];
     console.log(`headline ${r.title}: ${base === p.createHmac ? 'createHmac' : base === p.createHash ? 'createHash' :
       'crypto.hash'} / fast-hash (${fh.implementation}) ${(base.bestNs / mine.bestNs).toFixed(2)}x`);
   }
