@@ -34,7 +34,8 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 //         keyed inner and outer states, copied per digest for HmacKey (half
 //         the time of its createHmac).
 // Hashers (createHasher) are Hash objects everywhere, and HMAC hashers keyed
-// states that can be copied.
+// states that can be copied; on Node their outer step is one crypto.hash
+// (OuterPad).
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
@@ -49,6 +50,10 @@ const STAGE_BYTES = RUNTIME === 'node' ? 1024 : 0;
 // HMAC hashers gather nothing: with no one-shot HMAC in node:crypto, staged
 // bytes would still go through an Hmac, after a copy and a wipe.
 const MAC_STAGE_BYTES = 0;
+// HMAC hashers finish with one crypto.hash of K0 ^ opad and the inner
+// digest (OuterPad) on Node, where that costs less than a copy of the
+// outer Hash; Deno's crypto.hash costs more than the copy.
+const OUTER_SHOT = RUNTIME === 'node' && typeof crypto.hash === 'function';
 const BUN_CLASSES = ['MD4', 'MD5', 'SHA1', 'SHA224', 'SHA256', 'SHA384', 'SHA512', 'SHA512_256'];
 const BunHasher = BUN !== undefined && typeof BUN.CryptoHasher === 'function' ? BUN.CryptoHasher : undefined;
 
@@ -394,7 +399,7 @@ const latin1Write = Buffer.prototype.latin1Write;
 // view): update(data), digest([encoding]).
 function macState(alg, key) {
   if (alg.mac === 'bun') return new BunHasher(alg.name, KEY_VIEWS ? key : input(key));
-  if (alg.mac === 'states') return keyStates(alg.name, key, alg.block);
+  if (alg.mac === 'states') return keyStates(alg, key);
   return crypto.createHmac(alg.name, input(key));
 }
 
@@ -485,7 +490,7 @@ function hmacKeyNew(algId, key) {
 function keyedState(k) {
   const { alg } = k;
   if (alg.mac === 'bun') return k.key.copy();
-  if (alg.mac === 'states') return (k.states ??= keyStates(alg.name, k.key, alg.block)).copy();
+  if (alg.mac === 'states') return (k.states ??= keyStates(alg, k.key)).copy();
   return crypto.createHmac(alg.name, k.key);
 }
 
@@ -508,6 +513,7 @@ function hmacKeyVerify(handle, enc, data, mac) {
 function hmacKeyDestroy(handle) {
   const k = keyOf(handle);
   k.key = undefined;
+  k.states?.free();
   k.states = undefined;
 }
 
@@ -605,7 +611,9 @@ function hasherUpdateAsync(handle, batch, n) {
 }
 
 function hasherFree(handle) {
-  if (handle !== null && typeof handle === 'object' && 'hash' in handle) handle.hash = undefined;
+  if (handle === null || typeof handle !== 'object' || !('hash' in handle)) return;
+  if (handle.hash instanceof KeyedPair) handle.hash.free();
+  handle.hash = undefined;
 }
 
 // A digest whose block size could not be learnt gets the runtime's Hmac
@@ -616,12 +624,14 @@ function hmacKeyHasher(handle) {
   let hash;
   if (alg.mac === 'bun') hash = k.key.copy();
   else if (alg.block === 0) hash = crypto.createHmac(alg.name, k.key);
-  else hash = (k.states ??= keyStates(alg.name, k.key, alg.block)).copy();
+  else hash = (k.states ??= keyStates(alg, k.key)).copy();
   return { hash, length: alg.size, xof: false, mac: true };
 }
 
 // HMAC as two keyed Hash states (RFC 2104), which, unlike Hmac, can be
-// copied. digest() wipes the inner digest.
+// copied. `outer` is the pair's own keyed Hash, or an OuterPad shared with
+// the pairs it was copied from. digest() wipes the inner digest; a pair is
+// finished by digest() or free().
 class KeyedPair {
   constructor(inner, outer) {
     this.inner = inner;
@@ -635,23 +645,77 @@ class KeyedPair {
 
   digest(encoding) {
     const inner = this.inner.digest();
+    const { outer } = this;
+    this.outer = undefined;
     try {
-      return this.outer.update(inner).digest(encoding);
+      if (outer instanceof OuterPad) return outer.finish(inner, encoding);
+      return outer.update(inner).digest(encoding);
     } finally {
       inner.fill(0);
     }
   }
 
   copy() {
-    return new KeyedPair(this.inner.copy(), this.outer.copy());
+    const { outer } = this;
+    return new KeyedPair(this.inner.copy(), outer instanceof OuterPad ? outer.retain() : outer.copy());
+  }
+
+  free() {
+    const { outer } = this;
+    this.outer = undefined;
+    if (outer instanceof OuterPad) outer.release();
   }
 }
 
-// The keyed inner and outer states: K0 is the key, or its digest when it is
-// longer than a block, zero-padded; inner absorbs K0 ^ ipad, outer K0 ^ opad.
-// `key` is a KeyObject (its export is wiped) or a string or a view (a
-// string's UTF-8 copy is wiped; a view is the caller's).
-function keyStates(name, key, block) {
+// Wipes the pad bytes of an OuterPad collected before its last pair was
+// finished (a hasher dropped unfinished).
+const padRegistry = OUTER_SHOT ? new FinalizationRegistry((bytes) => bytes.fill(0)) : undefined;
+
+// The outer step of the pairs keyed from one key: `bytes` holds K0 ^ opad,
+// then room for the inner digest, so text is one crypto.hash; a Buffer
+// comes from a copy of `outer` (the same keyed Hash), so that no text of
+// the MAC is made. The bytes are this side's copy of the key: wiped once no
+// pair is left unfinished (a key's destroy() finishes its own), or when the
+// last pair is collected.
+class OuterPad {
+  constructor(alg, outer, k0) {
+    this.name = alg.name;
+    this.outer = outer;
+    this.block = alg.block;
+    this.bytes = Buffer.alloc(alg.block + alg.size);
+    this.bytes.set(k0);
+    this.pairs = 1;
+    padRegistry.register(this, this.bytes);
+  }
+
+  retain() {
+    this.pairs++;
+    return this;
+  }
+
+  release() {
+    if (--this.pairs === 0) this.bytes.fill(0);
+  }
+
+  finish(inner, encoding) {
+    try {
+      if (encoding === undefined) return this.outer.copy().update(inner).digest();
+      this.bytes.set(inner, this.block);
+      return oneShot(this.name, this.bytes, encoding);
+    } finally {
+      this.bytes.fill(0, this.block);
+      this.release();
+    }
+  }
+}
+
+// The keyed inner and outer states of `alg` (a block-based digest): K0 is
+// the key, or its digest when it is longer than a block, zero-padded; inner
+// absorbs K0 ^ ipad, outer K0 ^ opad. `key` is a KeyObject (its export is
+// wiped) or a string or a view (a string's UTF-8 copy is wiped; a view is
+// the caller's).
+function keyStates(alg, key) {
+  const { name, block } = alg;
   const own = typeof key === 'string' ? Buffer.from(key) : ArrayBuffer.isView(key) ? undefined : key.export();
   if (own !== undefined) key = own;
   else key = viewBytes(key);
@@ -667,7 +731,8 @@ function keyStates(name, key, block) {
     for (let i = 0; i < block; i++) k0[i] ^= 0x36;
     const inner = crypto.createHash(name).update(k0);
     for (let i = 0; i < block; i++) k0[i] ^= 0x36 ^ 0x5c;
-    return new KeyedPair(inner, crypto.createHash(name).update(k0));
+    const outer = crypto.createHash(name).update(k0);
+    return new KeyedPair(inner, OUTER_SHOT && alg.direct ? new OuterPad(alg, outer, k0) : outer);
   } finally {
     if (own !== undefined) own.fill(0);
     k0.fill(0);

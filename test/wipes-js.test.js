@@ -7,6 +7,8 @@
 // must be all zeros once the call has returned.
 const assert = require('assert');
 const crypto = require('crypto');
+const path = require('path');
+const { spawnSync } = require('child_process');
 const js = require('../lib/js');
 
 const zero = (buf) => buf.every((b) => b === 0);
@@ -102,6 +104,54 @@ describe('the JavaScript implementation wipes what it copies', function () {
       assert.strictEqual(digests.length, bytes, bytes === 1 ? 'the inner digest' : 'the inner digest and the MAC');
       for (const d of digests) assert.ok(zero(d), `${encoding}: a digest Buffer is not wiped`);
     }
+  });
+
+  // Where HMAC hashers finish with one crypto.hash over K0 ^ opad and the
+  // inner digest (Node), those bytes are the key's states' own: `pad` is
+  // them, or undefined elsewhere.
+  const padOf = (handle) => handle.states?.outer?.bytes;
+  const block = (pad) => pad.subarray(0, 64);
+  const room = (pad) => pad.subarray(64);
+
+  it("HMAC hashers' outer pad: the inner digest's room after each digest, the pad once the key is destroyed and no hasher is left", function () {
+    keyObjects.call(this);
+    const handle = js.hmacKeyNew(sha256, 'k');
+    const [a, b, c] = [0, 1, 2].map(() => js.hmacKeyHasher(handle));
+    const pad = padOf(handle);
+    if (pad === undefined) this.skip();
+    const want = crypto.createHmac('sha256', 'k').update('m').digest('hex');
+    js.hasherUpdate(a, 'm');
+    assert.strictEqual(js.hasherDigest(a, js.encodings.hex, new Uint8Array(0), 0), want);
+    assert.ok(zero(room(pad)), "the inner digest's room is not wiped");
+    assert.ok(!zero(block(pad)), 'the pad is wiped while the key and two hashers live');
+    js.hmacKeyDestroy(handle);
+    js.hasherFree(b);
+    assert.ok(!zero(block(pad)), 'the pad is wiped while a hasher lives');
+    js.hasherUpdate(c, 'm');
+    assert.strictEqual(js.hasherDigest(c, js.encodings.hex, new Uint8Array(0), 0), want);
+    assert.ok(zero(pad), 'the pad is not wiped once the key and every hasher are finished');
+  });
+
+  it("HMAC hashers' outer pad: wiped when the key and a hasher left unfinished are collected (child process)", function () {
+    keyObjects.call(this);
+    const handle = js.hmacKeyNew(sha256, 'k');
+    js.hmacKeyHasher(handle);
+    if (padOf(handle) === undefined) this.skip();
+    const src = `const js = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'js'))});
+      let handle = js.hmacKeyNew(js.resolve('sha256').id, 'k');
+      let h = js.hmacKeyHasher(handle);
+      const pad = handle.states.outer.bytes;
+      handle = h = undefined;
+      (async () => {
+        for (let i = 0; i < 20 && pad.some((x) => x !== 0); i++) {
+          globalThis.gc();
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        console.log(pad.every((x) => x === 0) ? 'wiped' : 'kept');
+      })();`;
+    const res = spawnSync(process.execPath, ['--expose-gc', '-e', src], { encoding: 'utf8', timeout: 60000 });
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.strictEqual(res.stdout, 'wiped\n', res.stderr);
   });
 
   it('hmacVerify: the MAC it computed to compare', function () {
