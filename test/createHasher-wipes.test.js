@@ -45,11 +45,14 @@ async function childStates() {
 
 // A message the hasher stages: in its stage while unfinished, wiped once
 // digested or once sent on to a native state. The caller's own copy is
-// zeroed after update(), so only the hasher's can be found.
+// zeroed after update(), so only the hasher's can be found. That copy is
+// over an ArrayBuffer of its own, off V8's heap: a typed array of 64 bytes
+// or fewer made by length lives on the heap, and a scavenge between its
+// writing and its zeroing can leave a copy there for the scan to find.
 function stagedMessage(f) {
   const words = Array.from({ length: 12 }, (_, i) => (0x9e3779b1 * (i + 1)) >>> 0);
   const message = () => {
-    const m = Buffer.alloc(4 * words.length);
+    const m = Buffer.from(new ArrayBuffer(4 * words.length));
     words.forEach((w, i) => m.writeUInt32LE(w, 4 * i));
     return m;
   };
