@@ -272,11 +272,47 @@ const byteLengthOf = getter(TypedArrayPrototype, 'byteLength');
 // Uint8Array over its bytes, which is empty for a view over a detached
 // ArrayBuffer (node:crypto and the addon hash that as empty input; Deno's
 // crypto throws an uncoded TypeError, and its createHmac refuses views
-// other than Uint8Array).
+// other than Uint8Array). A Uint8Array of another prototype than
+// Uint8Array's or Buffer's goes as one over its bytes too, where the
+// runtime reads it through its prototype (protosAsIs()).
 function input(data) {
   if (typeof data === 'string') return data;
-  if (Reflect.apply(tagOf, data, []) === 'Uint8Array' && Reflect.apply(byteLengthOf, data, []) !== 0) return data;
+  if (Reflect.apply(tagOf, data, []) === 'Uint8Array' && Reflect.apply(byteLengthOf, data, []) !== 0 &&
+    (PROTOS_AS_IS || ownProto(data))) {
+    return data;
+  }
   return ArrayBuffer.isView(data) ? viewBytes(data) : data;
+}
+
+// A typed array's prototype is read without running code of the user's:
+// input() has seen the intrinsic tag, so data is no Proxy.
+const getPrototypeOf = Object.getPrototypeOf;
+const OWN_PROTOS = [Uint8Array.prototype, Buffer.prototype];
+const ownProto = (data) => {
+  const proto = getPrototypeOf(data);
+  return proto === OWN_PROTOS[0] || proto === OWN_PROTOS[1];
+};
+
+// Uint8Arrays whose prototype is another's: null, DataView's, a plain
+// object's.
+function oddProtos(bytes) {
+  return [null, DataView.prototype, Object.prototype].map((proto) =>
+    Object.setPrototypeOf(new Uint8Array(bytes), proto));
+}
+
+// Whether the runtime's own calls (createHash, createHmac, the one-shot)
+// read those Uint8Arrays by their bytes. Deno's reads a view's buffer
+// through its prototype: with none it hashes no bytes, with DataView's it
+// throws an uncoded TypeError.
+function protosAsIs() {
+  const bytes = Uint8Array.from({ length: 24 }, (_, i) => i * 5 + 3);
+  const calls = [(v) => crypto.createHash('sha256').update(v).digest('hex'),
+    (v) => crypto.createHmac('sha256', 'k').update(v).digest('hex'), (v) => oneShot('sha256', v, 'hex')];
+  try {
+    return calls.every((fn) => oddProtos(bytes).every((view) => fn(view) === fn(bytes)));
+  } catch {
+    return false;
+  }
 }
 
 function viewBytes(view) {
@@ -291,8 +327,8 @@ function viewBytes(view) {
 
 // Whether fn(view), a digest as hex, reads every view's own bytes as
 // input() gives them: other views than Uint8Array, a subclass whose getters
-// lie, a view over a detached ArrayBuffer. Where it does, the fast paths
-// pass views on as they are.
+// lie, Uint8Arrays of other prototypes, a view over a detached ArrayBuffer.
+// Where it does, the fast paths pass views on as they are.
 function viewsAsIs(fn) {
   const bytes = Uint8Array.from({ length: 24 }, (_, i) => i * 7 + 1);
   class Lying extends Uint8Array {
@@ -305,12 +341,14 @@ function viewsAsIs(fn) {
   try {
     for (const view of detached) structuredClone(view.buffer, { transfer: [view.buffer] });
     const views = [new DataView(bytes.buffer, 3, 13), new Float64Array(bytes.buffer, 8, 2),
-      new Uint16Array(bytes.buffer, 2, 5), new Lying(bytes.buffer, 1, 9), bytes.subarray(5, 9), ...detached];
+      new Uint16Array(bytes.buffer, 2, 5), new Lying(bytes.buffer, 1, 9), bytes.subarray(5, 9), ...detached,
+      ...oddProtos(bytes.subarray(2, 11))];
     return views.every((view) => fn(view) === fn(viewBytes(view).slice()));
   } catch {
     return false;
   }
 }
+const PROTOS_AS_IS = protosAsIs();
 const SHOT_VIEWS = viewsAsIs((view) => oneShot('sha256', view, 'hex'));
 const CLASS_VIEWS = BUN !== undefined && typeof BUN.SHA256?.hash === 'function' &&
   viewsAsIs((view) => BUN.SHA256.hash(view, 'hex'));

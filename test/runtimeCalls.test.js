@@ -23,6 +23,9 @@ function inputs() {
     ['a DataView', new DataView(buf.buffer, buf.byteOffset + 5, 33), buf.subarray(5, 38)],
     ['a Float64Array', new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + 80)), buf.subarray(0, 80)],
     ...detached.map((view) => [`a ${view.constructor.name} over a detached ArrayBuffer`, view, Buffer.alloc(0)]),
+    ...[null, DataView.prototype, Object.prototype].map((proto) => [`a Uint8Array with ${proto === null ? 'a null' :
+      `${proto.constructor.name}'s`} prototype`, Object.setPrototypeOf(new Uint8Array(buf.subarray(9, 50)), proto),
+    buf.subarray(9, 50)]),
   ];
 }
 const TEXT = ['hex', 'base64', 'base64url', 'latin1'];
