@@ -83,7 +83,7 @@ function note(hasher) {
 // more) and none for HMAC ones (node:crypto has no one-shot HMAC: the
 // staged bytes would still go through an Hmac, after a copy and a wipe).
 // Where gathering costs more than the runtime's own incremental hasher (the
-// JavaScript implementation on Bun and Deno), nothing is staged.
+// JavaScript implementation on Deno), nothing is staged.
 const STAGE = binding.stageBytes;
 const MAC_STAGE = binding.macStageBytes;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -91,6 +91,9 @@ const intrinsic = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype,
 const tagOf = intrinsic(Symbol.toStringTag).get;
 const byteLengthOf = intrinsic('byteLength').get;
 const setBytes = intrinsic('set').value;
+// The staging path calls the intrinsics with .call(): on Bun, Reflect.apply
+// of one costs 7-17 ns more per call (three calls a part); on V8 the two
+// cost the same.
 const ReflectApply = Reflect.apply;
 const allocUnsafe = Buffer.allocUnsafe;
 const EMPTY = new Uint8Array(0);
@@ -179,8 +182,8 @@ class Hasher {
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
     // The tag is read through the intrinsic: undefined for anything else.
     const limit = this.#limit;
-    if (limit !== 0 && ReflectApply(tagOf, data, []) === 'Uint8Array') {
-      const n = ReflectApply(byteLengthOf, data, []);
+    if (limit !== 0 && tagOf.call(data) === 'Uint8Array') {
+      const n = byteLengthOf.call(data);
       if (n <= limit - this.#used && this.#text === undefined) {
         if (n !== 0) this.#stageBytes(data, n);
       } else if (n < limit) {
@@ -226,7 +229,7 @@ class Hasher {
       }
       this.#stage = stage;
     }
-    ReflectApply(setBytes, stage, [data, this.#used]);
+    setBytes.call(stage, data, this.#used);
     this.#used += n;
   }
 

@@ -33,20 +33,22 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 //   Deno  crypto.hash; bytes through createHash().digest(); HMAC through
 //         keyed inner and outer states, copied per digest for HmacKey (half
 //         the time of its createHmac).
-// Hashers (createHasher) are Hash objects everywhere, and HMAC hashers keyed
-// states that can be copied; on Node their outer step is one crypto.hash
-// (OuterPad).
+// Hashers (createHasher) are Hash objects everywhere, behind the shim's
+// stage on Node and Bun (a chain that fits it is one one-shot), and HMAC
+// hashers keyed states that can be copied; on Node their outer step is one
+// crypto.hash (OuterPad).
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
 const BYTES_VIA_HASH = RUNTIME === 'deno';
 const KEY_STATES = RUNTIME === 'deno';
 // How many bytes of short parts the shim's hashers gather before they reach
-// a Hash: on Node, where that costs less than the Hash calls it saves, and
-// a chain that fits is one crypto.hash with no Hash at all (a Hash costs
-// about what hashing 512 bytes does there); none on Bun and Deno, whose
-// own Hash objects cost less than the gathering.
-const STAGE_BYTES = RUNTIME === 'node' ? 1024 : 0;
+// a Hash: on Node and Bun, where that costs less than the Hash calls it
+// saves, and a chain that fits is one one-shot (crypto.hash, a Bun class's
+// hash()) with no Hash at all (a Hash costs about what hashing 512 bytes
+// does on Node); none on Deno, whose Hash objects cost less than the
+// gathering and its one-shot.
+const STAGE_BYTES = RUNTIME === 'deno' ? 0 : 1024;
 // HMAC hashers gather nothing: with no one-shot HMAC in node:crypto, staged
 // bytes would still go through an Hmac, after a copy and a wipe.
 const MAC_STAGE_BYTES = 0;
@@ -623,9 +625,9 @@ function hashPrefix(algId, enc, data, n, length, out) {
 function prefix(data, n) {
   let bytes;
   if (typeof data === 'string') bytes = Buffer.from(data);
-  else if (Reflect.apply(tagOf, data, []) === 'Uint8Array') bytes = data;
+  else if (tagOf.call(data) === 'Uint8Array') bytes = data;
   else bytes = viewBytes(data);
-  const size = Reflect.apply(byteLengthOf, bytes, []);
+  const size = byteLengthOf.call(bytes);
   if (!(Number.isSafeInteger(n) && n >= 0 && n <= size)) {
     throw makeError(RangeError, 'ERR_OUT_OF_RANGE', `The length ${n} is more than the data's ${size} bytes`);
   }
