@@ -797,8 +797,10 @@ function keyStates(alg, key) {
 function hashMany(algId, enc, length, into, ...inputs) {
   const alg = algAt(algId);
   if (into !== undefined) {
+    // A fixed-length digest by hash()'s call for bytes (bytesInto()).
     for (let i = 0; i < inputs.length; i++) {
-      into.set(digestOf(alg, inputs[i], length, 'buffer'), i * length);
+      if (alg.xof) into.set(digestOf(alg, inputs[i], length, 'buffer'), i * length);
+      else bytesInto(alg, inputs[i], into.subarray(i * length, (i + 1) * length));
     }
     return undefined;
   }
