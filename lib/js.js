@@ -42,10 +42,10 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
-const BYTES_VIA_HEX = RUNTIME === 'deno';
-// Deno's crypto.hash makes base64 and latin1 text slower than hex text
-// decoded and encoded again: text other than hex is made from the hex.
-const TEXT_VIA_HEX = RUNTIME === 'deno';
+// Deno's crypto.hash makes bytes, base64 and latin1 text slower than its
+// hex text decoded (and encoded again): every other result is made from
+// the hex.
+const VIA_HEX = RUNTIME === 'deno';
 const KEY_STATES = RUNTIME === 'deno';
 // How many bytes of short parts the shim's hashers gather before they reach
 // a Hash: on Node and Bun, where that costs less than the Hash calls it
@@ -160,7 +160,7 @@ function callsOf(direct, keyed, cls, block) {
   let bytes = 'hash';
   if (cls !== undefined) bytes = 'class';
   else if (BYTES_VIA_LATIN1 && direct) bytes = 'latin1';
-  else if (BYTES_VIA_HEX && direct) bytes = 'hex';
+  else if (VIA_HEX && direct) bytes = 'hex';
   else if (direct) bytes = 'buffer';
   const mac = keyed ? 'bun' : states ? 'states' : 'hmac';
   return { shot: direct && cls === undefined && SHOT_VIEWS, classShot: cls !== undefined && CLASS_VIEWS, bytes, mac };
@@ -281,12 +281,13 @@ const byteLengthOf = getter(TypedArrayPrototype, 'byteLength');
 // ArrayBuffer (node:crypto and the addon hash that as empty input; Deno's
 // crypto throws an uncoded TypeError, and its createHmac refuses views
 // other than Uint8Array). A Uint8Array of another prototype than
-// Uint8Array's or Buffer's goes as one over its bytes too, where the
-// runtime reads it through its prototype (protosAsIs()).
+// Uint8Array's or Buffer's goes as one over its bytes too: Deno's crypto
+// reads a view's buffer through its prototype (with none it hashes no
+// bytes, with DataView's it throws an uncoded TypeError).
 function input(data) {
   if (typeof data === 'string') return data;
   if (Reflect.apply(tagOf, data, []) === 'Uint8Array' && Reflect.apply(byteLengthOf, data, []) !== 0 &&
-    (PROTOS_AS_IS || ownProto(data))) {
+    ownProto(data)) {
     return data;
   }
   return ArrayBuffer.isView(data) ? viewBytes(data) : data;
@@ -295,10 +296,11 @@ function input(data) {
 // A typed array's prototype is read without running code of the user's:
 // input() has seen the intrinsic tag, so data is no Proxy.
 const getPrototypeOf = Object.getPrototypeOf;
-const OWN_PROTOS = [Uint8Array.prototype, Buffer.prototype];
+const UINT8_PROTO = Uint8Array.prototype;
+const BUFFER_PROTO = Buffer.prototype;
 const ownProto = (data) => {
   const proto = getPrototypeOf(data);
-  return proto === OWN_PROTOS[0] || proto === OWN_PROTOS[1];
+  return proto === UINT8_PROTO || proto === BUFFER_PROTO;
 };
 
 // Uint8Arrays whose prototype is another's: null, DataView's, a plain
@@ -306,21 +308,6 @@ const ownProto = (data) => {
 function oddProtos(bytes) {
   return [null, DataView.prototype, Object.prototype].map((proto) =>
     Object.setPrototypeOf(new Uint8Array(bytes), proto));
-}
-
-// Whether the runtime's own calls (createHash, createHmac, the one-shot)
-// read those Uint8Arrays by their bytes. Deno's reads a view's buffer
-// through its prototype: with none it hashes no bytes, with DataView's it
-// throws an uncoded TypeError.
-function protosAsIs() {
-  const bytes = Uint8Array.from({ length: 24 }, (_, i) => i * 5 + 3);
-  const calls = [(v) => crypto.createHash('sha256').update(v).digest('hex'),
-    (v) => crypto.createHmac('sha256', 'k').update(v).digest('hex'), (v) => oneShot('sha256', v, 'hex')];
-  try {
-    return calls.every((fn) => oddProtos(bytes).every((view) => fn(view) === fn(bytes)));
-  } catch {
-    return false;
-  }
 }
 
 function viewBytes(view) {
@@ -356,7 +343,6 @@ function viewsAsIs(fn) {
     return false;
   }
 }
-const PROTOS_AS_IS = protosAsIs();
 const SHOT_VIEWS = viewsAsIs((view) => oneShot('sha256', view, 'hex'));
 const CLASS_VIEWS = BUN !== undefined && typeof BUN.SHA256?.hash === 'function' &&
   viewsAsIs((view) => BUN.SHA256.hash(view, 'hex'));
@@ -423,7 +409,7 @@ function textOf(alg, data, encoding) {
   if (alg.cls !== undefined) return alg.cls.hash(CLASS_VIEWS ? data : input(data), encoding);
   if (!alg.direct) return update(crypto.createHash(alg.name), data).digest(encoding);
   const view = SHOT_VIEWS ? data : input(data);
-  if (!TEXT_VIA_HEX || encoding === 'hex' || alg.size > textScratch.length) {
+  if (!VIA_HEX || encoding === 'hex' || alg.size > textScratch.length) {
     return oneShot(alg.name, view, encoding);
   }
   hexInto(oneShot(alg.name, view, 'hex'), textScratch, alg.size);
@@ -452,7 +438,7 @@ const latin1Write = Buffer.prototype.latin1Write;
 // spells, written into out.
 const NIBBLES = new Uint8Array(128);
 for (let i = 0; i < 16; i++) NIBBLES['0123456789abcdef'.charCodeAt(i)] = i;
-// The bytes of a digest on its way from hex to other text (TEXT_VIA_HEX):
+// The bytes of a digest on its way from hex to other text (VIA_HEX):
 // a digest is no secret.
 const textScratch = Buffer.alloc(64);
 function hexInto(text, out, n) {

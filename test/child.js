@@ -121,7 +121,10 @@ function runWithin(args, limitMs) {
       out.stacks = stacksOf(child.pid);
       child.kill('SIGKILL');
     }, limitMs);
-    child.on('error', reject);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ ...out, status });
