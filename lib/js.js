@@ -35,10 +35,11 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 //         thirds of its base64); HMAC through
 //         keyed inner and outer states, copied per digest for HmacKey (half
 //         the time of its createHmac).
-// Hashers (createHasher) are Hash objects everywhere, behind the shim's
-// stage on Node and Bun (a chain that fits it is one one-shot), and HMAC
-// hashers keyed states that can be copied; on Node their outer step is one
-// crypto.hash (OuterPad).
+// Hashers (createHasher) are Hash objects everywhere (on Bun and Deno,
+// copies of a pristine one, which cost less than createHash there), behind
+// the shim's stage on Node and Bun (a chain that fits it is one one-shot),
+// and HMAC hashers keyed states that can be copied; on Node their outer
+// step is one crypto.hash (OuterPad).
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
@@ -57,6 +58,9 @@ const STAGE_BYTES = RUNTIME === 'deno' ? 0 : 1024;
 // HMAC hashers gather nothing: with no one-shot HMAC in node:crypto, staged
 // bytes would still go through an Hmac, after a copy and a wipe.
 const MAC_STAGE_BYTES = 0;
+// A new Hash is a copy of a pristine one where that costs less than
+// createHash (Bun, Deno: there createHash is half a short chain's time).
+const FRESH_COPIES = RUNTIME !== 'node';
 // HMAC hashers finish with one crypto.hash of K0 ^ opad and the inner
 // digest (OuterPad) on Node, where that costs less than a copy of the
 // outer Hash; Deno's crypto.hash costs more than the copy.
@@ -123,7 +127,8 @@ function resolve(name) {
   if (id === undefined) {
     id = algs.length;
     const cls = found.xof ? undefined : bunClassFor(found.key);
-    algs.push({ name, size: found.size, xof: found.xof, block, direct, cls, ...callsOf(direct, keyed, cls, block) });
+    algs.push({ name, size: found.size, xof: found.xof, block, direct, cls, pristine: undefined,
+      ...callsOf(direct, keyed, cls, block) });
     slotOf.set(key, id);
   }
   return { id, size: found.size, block, xof: found.xof, path: 'js' };
@@ -818,8 +823,14 @@ function hashMany(algId, enc, length, into, ...inputs) {
 // input does not hold the loop for its whole length.
 const SLICE = 1 << 20;
 
+// A new Hash for alg. Where copying a Hash costs less than making one (Bun,
+// Deno), a fixed-length digest's is a copy of a pristine one kept in its
+// slot, which nothing updates.
 function makeHash(alg, length) {
-  return alg.xof ? crypto.createHash(alg.name, { outputLength: length }) : crypto.createHash(alg.name);
+  if (alg.xof) return crypto.createHash(alg.name, { outputLength: length });
+  if (!FRESH_COPIES) return crypto.createHash(alg.name);
+  alg.pristine ??= crypto.createHash(alg.name);
+  return alg.pristine.copy();
 }
 
 // Bytes owned by the job: views are copied now (the caller may change them
