@@ -271,7 +271,7 @@ function update(h, data) {
 // ---- views, read through the intrinsics -----------------------------------
 // A view's own getters (a subclass, a Buffer with another prototype) are not
 // ours to run; a detached view has no bytes.
-const { isDataView } = require('util').types;
+const { isDataView, isUint8Array } = require('util').types;
 const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const VIEW_GETTERS = [TypedArrayPrototype, DataView.prototype].map((proto) =>
@@ -642,7 +642,7 @@ function hashPrefix(algId, enc, data, n, length, out) {
 function prefix(data, n) {
   let bytes;
   if (typeof data === 'string') bytes = Buffer.from(data);
-  else if (tagOf.call(data) === 'Uint8Array') bytes = data;
+  else if (isUint8Array(data)) bytes = data;
   else bytes = viewBytes(data);
   const size = byteLengthOf.call(bytes);
   if (!(Number.isSafeInteger(n) && n >= 0 && n <= size)) {

@@ -45,6 +45,12 @@ const ROWS = [
     digest('sha3-256', FOX, 'hex')],
   ['hashPrefix', (b, id, enc) => b.hashPrefix(id('sha1'), enc('hex'), Buffer.from('abcdef'), 3, 20),
     digest('sha1', 'abc', 'hex')],
+  ['hashPrefix of a view other than Uint8Array: its bytes', (b, id, enc) =>
+    b.hashPrefix(id('sha1'), enc('hex'), new Uint16Array([0x6261, 0x6463, 0x6665]), 5, 20),
+  digest('sha1', 'abcde', 'hex')],
+  ['hashPrefix of a DataView', (b, id, enc) =>
+    b.hashPrefix(id('sha1'), enc('hex'), new DataView(new TextEncoder().encode('xabcdef').buffer, 1, 6), 2, 20),
+  digest('sha1', 'ab', 'hex')],
   ['hashPrefix into out', (b, id, enc) =>
     filled(64, (out) => b.hashPrefix(id('shake128'), enc('buffer'), Buffer.from('abcdef'), 4, 64, out)),
   digest('shake128', 'abcd', undefined, 64)],
