@@ -30,11 +30,12 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 //         that hasher's copy() for HmacKey and HMAC hashers;
 //   Node  crypto.hash; bytes as its 'latin1' text written into the output
 //         (half the time of crypto.hash(..., 'buffer'));
-//   Deno  crypto.hash; bytes, and text other than hex, from its hex text
-//         decoded (a third of the time of crypto.hash(..., 'buffer'), two
-//         thirds of its base64); HMAC through
-//         keyed inner and outer states, copied per digest for HmacKey (half
-//         the time of its createHmac).
+//   Deno  a copy of a pristine Hash per digest (its crypto.hash makes a
+//         new Hash each call); bytes, and text other than hex, from the hex
+//         text decoded (a third of the time of crypto.hash(..., 'buffer'),
+//         two thirds of its base64); HMAC through keyed inner and outer
+//         states, copied per digest for HmacKey (half the time of its
+//         createHmac).
 // Hashers (createHasher) are Hash objects everywhere (on Bun and Deno,
 // copies of a pristine one, which cost less than createHash there), behind
 // the shim's stage on Node and Bun (a chain that fits it is one one-shot),
@@ -43,9 +44,10 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 const BUN = typeof globalThis.Bun === 'object' && globalThis.Bun !== null ? globalThis.Bun : undefined;
 const RUNTIME = BUN !== undefined ? 'bun' : typeof globalThis.Deno === 'object' ? 'deno' : 'node';
 const BYTES_VIA_LATIN1 = RUNTIME === 'node' && typeof Buffer.prototype.latin1Write === 'function';
-// Deno's crypto.hash makes bytes, base64 and latin1 text slower than its
-// hex text decoded (and encoded again): every other result is made from
-// the hex.
+// Deno's crypto.hash is a createHash chain of its own, and its digests
+// make bytes, base64 and latin1 text slower than hex text decoded (and
+// encoded again): there every digest is hex text from a Hash (a copy of a
+// pristine one, below), and every other result is made from the hex.
 const VIA_HEX = RUNTIME === 'deno';
 const KEY_STATES = RUNTIME === 'deno';
 // How many bytes of short parts the shim's hashers gather before they reach
@@ -165,7 +167,7 @@ function callsOf(direct, keyed, cls, block) {
   let bytes = 'hash';
   if (cls !== undefined) bytes = 'class';
   else if (BYTES_VIA_LATIN1 && direct) bytes = 'latin1';
-  else if (VIA_HEX && direct) bytes = 'hex';
+  else if (VIA_HEX) bytes = 'hex';
   else if (direct) bytes = 'buffer';
   const mac = keyed ? 'bun' : states ? 'states' : 'hmac';
   return { shot: direct && cls === undefined && SHOT_VIEWS, classShot: cls !== undefined && CLASS_VIEWS, bytes, mac };
@@ -412,13 +414,21 @@ function hashAny(algId, enc, data, length, out) {
 // A fixed-length digest as text, by the runtime's fastest call for it.
 function textOf(alg, data, encoding) {
   if (alg.cls !== undefined) return alg.cls.hash(CLASS_VIEWS ? data : input(data), encoding);
-  if (!alg.direct) return update(crypto.createHash(alg.name), data).digest(encoding);
-  const view = SHOT_VIEWS ? data : input(data);
-  if (!VIA_HEX || encoding === 'hex' || alg.size > textScratch.length) {
-    return oneShot(alg.name, view, encoding);
+  if (VIA_HEX && alg.size <= textScratch.length) {
+    const hex = hexOf(alg, data);
+    if (encoding === 'hex') return hex;
+    hexInto(hex, textScratch, alg.size);
+    return textScratch.toString(encoding, 0, alg.size);
   }
-  hexInto(oneShot(alg.name, view, 'hex'), textScratch, alg.size);
-  return textScratch.toString(encoding, 0, alg.size);
+  if (!alg.direct) return update(makeHash(alg, alg.size), data).digest(encoding);
+  return oneShot(alg.name, SHOT_VIEWS ? data : input(data), encoding);
+}
+
+// A fixed-length digest's hex text, where every result is made from it
+// (VIA_HEX): from a copy of the pristine Hash (makeHash), which is what
+// Deno's crypto.hash does less the name's lookup and a new Hash.
+function hexOf(alg, data) {
+  return update(makeHash(alg, alg.size), data).digest('hex');
 }
 
 // A fixed-length digest written into `out` (a Uint8Array of its size).
@@ -429,11 +439,11 @@ function bytesInto(alg, data, out) {
   } else if (bytes === 'latin1') {
     Reflect.apply(latin1Write, out, [oneShot(alg.name, SHOT_VIEWS ? data : input(data), 'latin1'), 0, alg.size]);
   } else if (bytes === 'hex') {
-    hexInto(oneShot(alg.name, SHOT_VIEWS ? data : input(data), 'hex'), out, alg.size);
+    hexInto(hexOf(alg, data), out, alg.size);
   } else if (bytes === 'buffer') {
     out.set(oneShot(alg.name, input(data), 'buffer'));
   } else {
-    out.set(update(crypto.createHash(alg.name), data).digest());
+    out.set(update(makeHash(alg, alg.size), data).digest());
   }
 }
 
@@ -938,11 +948,12 @@ const KEY_CALLS = { bun: 'Bun.CryptoHasher keyed, copied', states: 'keyed states
 
 function runtimeCalls(algId) {
   const alg = algAt(algId);
-  const shot = alg.cls !== undefined ? `Bun.${BUN_CLASSES.find((n) => BUN[n] === alg.cls)}.hash` :
-    alg.direct ? 'crypto.hash' : 'createHash';
+  const chain = FRESH_COPIES ? 'a copy of a pristine Hash' : 'createHash';
+  const made = alg.direct && !VIA_HEX ? 'crypto.hash' : chain;
+  const shot = alg.cls !== undefined ? `Bun.${BUN_CLASSES.find((n) => BUN[n] === alg.cls)}.hash` : made;
   const bytes = { class: `${shot} into the output`, latin1: "crypto.hash 'latin1' into the output",
-    hex: 'crypto.hash hex decoded into the output',
-    buffer: "crypto.hash 'buffer'", hash: 'createHash' };
+    hex: `${made}, hex decoded into the output`,
+    buffer: "crypto.hash 'buffer'", hash: chain };
   return {
     runtime: RUNTIME,
     text: shot,
