@@ -73,6 +73,20 @@ describe('runtimeCalls(): the fast paths give the general path\'s bytes', functi
     }
   });
 
+  it('shot(): hash()\'s shortest path gives the text of every name that has one, for every input', function () {
+    const shots = names().filter(([, r]) => r.shot !== undefined);
+    if (js.shot === undefined) {
+      assert.deepStrictEqual(shots, [], 'a shot named where the binding has no shot()');
+      this.skip();
+    }
+    assert.notDeepStrictEqual(shots, [], 'shot() with no digest that takes it');
+    for (const [name, r] of shots) {
+      for (const [what, data, bytes] of inputs()) {
+        for (const e of TEXT) assert.strictEqual(js.shot(r.shot, data, e), digest(name, r, bytes, e), `${name}, ${what}, ${e}`);
+      }
+    }
+  });
+
   it('hmac() and an HmacKey\'s digest: text and bytes, for every name with an HMAC', function () {
     for (const [name, r] of names()) {
       for (const [kind, key] of KEYS) {
