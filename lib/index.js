@@ -34,18 +34,21 @@ function hash(algorithm, data, options) {
   if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
     data = toBytes(data, 'data', hash);
   }
-  if (options === undefined) {
-    if (alg === undefined) alg = hashAlgorithm(algorithm);
-    if (alg.shot !== undefined) return shot(alg.shot, data, 'hex');
-    return binding.hash(alg.id, ENC_HEX, data, alg.size);
+  // Text in hex or the cached encoding goes through one call site, so that
+  // V8, weighing hash()'s calls by how often each ran, inlines the runtime's
+  // one-shot under it before the 'buffer' path's.
+  let enc = ENC_HEX, text = 'hex';
+  if (options !== undefined) {
+    if (options !== lastEncodingName) {
+      if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
+      return hashWith(alg, algorithm, data, options);
+    }
+    enc = lastEncoding;
+    text = lastEncodingText;
   }
-  if (options === lastEncodingName) {
-    if (alg === undefined) alg = hashAlgorithm(algorithm);
-    if (alg.shot !== undefined) return shot(alg.shot, data, lastEncodingText);
-    return binding.hash(alg.id, lastEncoding, data, alg.size);
-  }
-  if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
-  return hashWith(alg, algorithm, data, options);
+  if (alg === undefined) alg = hashAlgorithm(algorithm);
+  if (alg.shot !== undefined) return shot(alg.shot, data, text);
+  return binding.hash(alg.id, enc, data, alg.size);
 }
 
 // hash() with any other options. A function of its own, so that hash()
