@@ -80,10 +80,11 @@ function hashBytes(alg, data) {
 let lastEncodingName = 'hex';
 let lastEncoding = ENC_HEX;
 let lastEncodingText = 'hex';
-// The runtime's one-shot (the JavaScript implementation's, see interface.js),
-// called from hash() itself for a digest whose entry names a `shot`: one
-// function fewer between the caller and crypto.hash or a Bun class.
-const { shot } = binding;
+// The runtime's one-shot and HMAC chain (the JavaScript implementation's,
+// see interface.js), called from hash() and hmac() themselves for a digest
+// whose entry names a `shot` / `macShot`: one function fewer between the
+// caller and crypto.hash, a Bun class or createHmac.
+const { shot, macShot } = binding;
 
 // The 'buffer' result of fn(algId, ENC_BUFFER, a, b, out), `length` bytes:
 // the binding fills a Buffer made here (a pooled Buffer costs less than one
@@ -124,7 +125,10 @@ function hmac(algorithm, key, data, options) {
     }
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
-    if (isNativeText(encoding)) return binding.hmac(alg.id, encoding, key, data);
+    if (isNativeText(encoding)) {
+      if (alg.macShot !== undefined) return macShot(alg.macShot, key, data, ENCODING_NAMES[encoding]);
+      return binding.hmac(alg.id, encoding, key, data);
+    }
     const scratch = macScratch(alg.size);
     binding.hmac(alg.id, ENC_BUFFER, key, data, scratch);
     return takeMac(scratch, encoding);

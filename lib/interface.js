@@ -9,10 +9,13 @@ const INTERFACE = Object.freeze({
   macStageBytes: 'number: the same for HMAC hashers',
   encodings: '{ hex, base64, base64url, latin1, buffer } -> id',
   encodedLength: '(enc, n) -> length of the text of n bytes in enc',
-  resolve: '(name) -> { id, size, block, xof, path, shot } | undefined',
+  resolve: '(name) -> { id, size, block, xof, path, shot, macShot } | undefined',
   shot: "the runtime's own one-shot, which hash() calls itself for a digest whose resolve() entry has a " +
     "`shot` (undefined where the binding has none: native, Deno): shot(entry.shot, data, name) -> the text of " +
     "a string or view as it is, in hex, base64, base64url or latin1 by name",
+  macShot: "the runtime's own HMAC chain, which hmac() calls itself for a digest whose resolve() entry has a " +
+    '`macShot` (undefined where the binding has none: native, Bun, Deno): macShot(entry.macShot, key, data, name) ' +
+    '-> the MAC of a string or view as it is under a string or view key as it is, as text as for shot',
   hash: '(algId, enc, data, length[, out]) -> string | undefined',
   hashPrefix: "(algId, enc, data, n, length[, out]) -> as hash, of data's first n bytes",
   hashMany: '(algId, enc, length, into, ...inputs) -> one string, each digest at ' +

@@ -133,7 +133,9 @@ function resolve(name) {
       ...callsOf(direct, keyed, cls, block) });
     slotOf.set(key, id);
   }
-  return { id, size: found.size, block, xof: found.xof, path: 'js', shot: shotOf(algs[id]) };
+  const alg = algs[id];
+  const macShot = MAC_SHOT !== undefined && alg.mac === 'hmac' && block !== 0 ? alg.name : undefined;
+  return { id, size: found.size, block, xof: found.xof, path: 'js', shot: shotOf(alg), macShot };
 }
 
 // The block size, which node:crypto does not tell, seen through HMAC: a key
@@ -368,6 +370,15 @@ function shotOf(alg) {
   if (CLASS_VIEWS) return alg.classShot ? alg.cls : undefined;
   return alg.shot ? alg.name : undefined;
 }
+
+// hmac()'s shortest path, the same way (interface.js, `macShot`): the
+// createHmac chain a user writes, where the runtime's HMAC is the one
+// used and takes every key and view as they are (Node).
+const MAC_VIEWS = RUNTIME === 'node' && HASHER_VIEWS &&
+  viewsAsIs((view) => crypto.createHmac('sha256', view).update('k').digest('hex')) &&
+  viewsAsIs((view) => crypto.createHmac('sha256', 'k').update(view).digest('hex'));
+const MAC_SHOT = MAC_VIEWS ? (name, key, data, encoding) => update(crypto.createHmac(name, key), data).digest(encoding) :
+  undefined;
 
 // A result in `encoding`: a string, or for 'buffer' a Buffer (the async
 // functions').
@@ -979,6 +990,7 @@ function runtimeCalls(algId) {
 module.exports = {
   implementation: 'js',
   shot: SHOT,
+  macShot: MAC_SHOT,
   stageBytes: STAGE_BYTES,
   macStageBytes: MAC_STAGE_BYTES,
   runtimeCalls,

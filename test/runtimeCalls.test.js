@@ -87,6 +87,25 @@ describe('runtimeCalls(): the fast paths give the general path\'s bytes', functi
     }
   });
 
+  it('macShot(): hmac()\'s shortest path gives createHmac\'s MAC for every name, key and input', function () {
+    const shots = names().filter(([, r]) => r.macShot !== undefined);
+    if (js.macShot === undefined) {
+      assert.deepStrictEqual(shots, [], 'a macShot named where the binding has no macShot()');
+      this.skip();
+    }
+    assert.notDeepStrictEqual(shots, [], 'macShot() with no digest that takes it');
+    const keys = [...KEYS, ...inputs().slice(-6).map(([what, key, bytes]) => [what, key, bytes])];
+    for (const [name, r] of shots) {
+      for (const [kind, key, bytes] of keys) {
+        const want = (data, e) => crypto.createHmac(name, bytes ?? keyBytes(key)).update(data).digest(e);
+        for (const [what, data, dataBytes] of inputs()) {
+          assert.strictEqual(js.macShot(r.macShot, key, data, 'hex'), want(dataBytes, 'hex'), `${name}, ${kind}, ${what}`);
+        }
+        for (const e of TEXT) assert.strictEqual(js.macShot(r.macShot, key, 'abc', e), want('abc', e), `${name}, ${kind}, ${e}`);
+      }
+    }
+  });
+
   it('hmac() and an HmacKey\'s digest: text and bytes, for every name with an HMAC', function () {
     for (const [name, r] of names()) {
       for (const [kind, key] of KEYS) {
