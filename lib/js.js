@@ -134,7 +134,7 @@ function resolve(name) {
     slotOf.set(key, id);
   }
   const alg = algs[id];
-  const macShot = MAC_SHOT !== undefined && alg.mac === 'hmac' && block !== 0 ? alg.name : undefined;
+  const macShot = MAC_SHOT !== undefined && alg.mac === MAC_SHOT_KIND && block !== 0 ? alg.name : undefined;
   return { id, size: found.size, block, xof: found.xof, path: 'js', shot: shotOf(alg), macShot };
 }
 
@@ -364,7 +364,9 @@ const HASHER_VIEWS = viewsAsIs((view) => crypto.createHash('sha256').update(view
 // (each function laid over it costs 2 % to 10 % of a short digest). On Bun
 // a class's hash() (`shot` the class), elsewhere crypto.hash (`shot` the
 // name); a digest whose text comes another way has none.
-const SHOT = CLASS_VIEWS ? (cls, data, encoding) => cls.hash(data, encoding) : oneShot;
+let SHOT;
+if (CLASS_VIEWS) SHOT = (cls, data, encoding) => cls.hash(data, encoding);
+else if (SHOT_VIEWS) SHOT = oneShot;
 
 function shotOf(alg) {
   if (CLASS_VIEWS) return alg.classShot ? alg.cls : undefined;
@@ -372,13 +374,20 @@ function shotOf(alg) {
 }
 
 // hmac()'s shortest path, the same way (interface.js, `macShot`): the
-// createHmac chain a user writes, where the runtime's HMAC is the one
-// used and takes every key and view as they are (Node).
-const MAC_VIEWS = RUNTIME === 'node' && HASHER_VIEWS &&
+// chain of the keyed state hmac() uses, where that state takes every key
+// and view as they are: a keyed Bun.CryptoHasher on Bun (for the digests
+// whose `mac` is 'bun'), createHmac on Node ('hmac'); Deno's keyed states
+// are two Hash objects, and its HMAC has none.
+const MAC_SHOT_KIND = BUN !== undefined ? 'bun' : 'hmac';
+const MAC_VIEWS = RUNTIME === 'bun' ? KEY_VIEWS && HASHER_VIEWS : RUNTIME === 'node' && HASHER_VIEWS &&
   viewsAsIs((view) => crypto.createHmac('sha256', view).update('k').digest('hex')) &&
   viewsAsIs((view) => crypto.createHmac('sha256', 'k').update(view).digest('hex'));
-const MAC_SHOT = MAC_VIEWS ? (name, key, data, encoding) => update(crypto.createHmac(name, key), data).digest(encoding) :
-  undefined;
+let MAC_SHOT;
+if (MAC_VIEWS && RUNTIME === 'bun') {
+  MAC_SHOT = (name, key, data, encoding) => update(new BunHasher(name, key), data).digest(encoding);
+} else if (MAC_VIEWS) {
+  MAC_SHOT = (name, key, data, encoding) => update(crypto.createHmac(name, key), data).digest(encoding);
+}
 
 // A result in `encoding`: a string, or for 'buffer' a Buffer (the async
 // functions').
