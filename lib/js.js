@@ -36,6 +36,8 @@ const TEXT_NAMES = ENCODING_NAMES.filter((name) => name !== 'buffer');
 //         two thirds of its base64); HMAC through keyed inner and outer
 //         states, copied per digest for HmacKey (half the time of its
 //         createHmac).
+// The commonest text digests and MACs skip this file's hash() and hmac():
+// the shim calls the runtime's call itself (`shot`, `macShot`, below).
 // Hashers (createHasher) are Hash objects everywhere (on Bun and Deno,
 // copies of a pristine one, which cost less than createHash there), behind
 // the shim's stage on Node and Bun (a chain that fits it is one one-shot),
@@ -418,9 +420,9 @@ function give(bytes, encoding, out, secret) {
 function hash(algId, enc, data, length, out) {
   const alg = algs[algId];
   const encoding = TEXT_NAMES[enc];
-  // The commonest case in as few steps as can be (each function call laid
-  // over crypto.hash costs 2% of a short digest on Node): text of a digest
-  // crypto.hash makes from the view as it is.
+  // Text of a digest crypto.hash or a Bun class makes from the view as it
+  // is, in as few steps as can be: the shim's hash() takes this path itself
+  // (`shot`); other callers (hashWith(), the stage of a hasher) come here.
   if (out === undefined && encoding !== undefined && alg !== undefined) {
     if (alg.shot) return oneShot(alg.name, data, encoding);
     if (alg.classShot) return alg.cls.hash(data, encoding);

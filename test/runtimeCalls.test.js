@@ -51,6 +51,19 @@ function mac(name, key, bytes, encoding) {
   }
 }
 
+// The names whose resolve() entry names a `field` ('shot', 'macShot'):
+// none where the binding has no such call (the test is then skipped), and
+// at least one where it has.
+function shotNames(test, field) {
+  const shots = names().filter(([, r]) => r[field] !== undefined);
+  if (js[field] === undefined) {
+    assert.deepStrictEqual(shots, [], `a ${field} named where the binding has no ${field}()`);
+    test.skip();
+  }
+  assert.notDeepStrictEqual(shots, [], `${field}() with no digest that takes it`);
+  return shots;
+}
+
 describe('runtimeCalls(): the fast paths give the general path\'s bytes', function () {
   this.timeout(60000);
   const enc = js.encodings;
@@ -74,13 +87,7 @@ describe('runtimeCalls(): the fast paths give the general path\'s bytes', functi
   });
 
   it('shot(): hash()\'s shortest path gives the text of every name that has one, for every input', function () {
-    const shots = names().filter(([, r]) => r.shot !== undefined);
-    if (js.shot === undefined) {
-      assert.deepStrictEqual(shots, [], 'a shot named where the binding has no shot()');
-      this.skip();
-    }
-    assert.notDeepStrictEqual(shots, [], 'shot() with no digest that takes it');
-    for (const [name, r] of shots) {
+    for (const [name, r] of shotNames(this, 'shot')) {
       for (const [what, data, bytes] of inputs()) {
         for (const e of TEXT) assert.strictEqual(js.shot(r.shot, data, e), digest(name, r, bytes, e), `${name}, ${what}, ${e}`);
       }
@@ -88,12 +95,7 @@ describe('runtimeCalls(): the fast paths give the general path\'s bytes', functi
   });
 
   it('macShot(): hmac()\'s shortest path gives createHmac\'s MAC for every name, key and input', function () {
-    const shots = names().filter(([, r]) => r.macShot !== undefined);
-    if (js.macShot === undefined) {
-      assert.deepStrictEqual(shots, [], 'a macShot named where the binding has no macShot()');
-      this.skip();
-    }
-    assert.notDeepStrictEqual(shots, [], 'macShot() with no digest that takes it');
+    const shots = shotNames(this, 'macShot');
     const keys = [...KEYS, ...inputs().slice(-6).map(([what, key, bytes]) => [what, key, bytes])];
     for (const [name, r] of shots) {
       for (const [kind, key, bytes] of keys) {
