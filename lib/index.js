@@ -115,7 +115,20 @@ function hmacAlgorithm(name, caller) {
   return alg;
 }
 
+// The commonest call (the last algorithm again, a string or view key and
+// data, hex) goes straight to the runtime's HMAC chain where the binding
+// has one (macShot): none of hmacAny()'s conversions or wiping apply to it,
+// and V8 then inlines the runtime's chain into the caller.
 function hmac(algorithm, key, data, options) {
+  const alg = lastHmacAlg;
+  if (algorithm === lastHmacName && options === undefined && alg !== undefined && alg.macShot !== undefined &&
+    (typeof key === 'string' || ArrayBuffer.isView(key)) && (typeof data === 'string' || ArrayBuffer.isView(data))) {
+    return macShot(alg.macShot, key, data, 'hex');
+  }
+  return hmacAny(algorithm, key, data, options);
+}
+
+function hmacAny(algorithm, key, data, options) {
   if (typeof algorithm !== 'string') checkAlgorithm(algorithm, hmac);
   const original = key;
   if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmac);
