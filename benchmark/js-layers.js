@@ -2,7 +2,9 @@
 // Where the time of the js implementation goes: for each case (digests,
 // HMAC, a hasher over two parts), the call a user would write instead
 // (node:crypto), the js binding called directly (lib/js.js: algorithm and
-// encoding from their ids, then node:crypto), and the whole fast-hash call
+// encoding from their ids, then node:crypto; and where the binding has
+// them, binding.shot / binding.macShot, the runtime's call that hash() and
+// hmac() make themselves), and the whole fast-hash call
 // (lib/index.js's or lib/hasher.js's checks, then the binding), timed
 // interleaved in the same rounds as the suite times its cells. The steps
 // between the rows are the cost of each layer. The user's call is timed
@@ -63,7 +65,8 @@ function digestCase(size, enc) {
   const data = bytes(size), alg = 'sha256';
   const id = binding.resolve(alg).id, encId = binding.encodings[enc];
   const digestEnc = enc === 'buffer' ? undefined : enc; // createHash's digest() gives a Buffer
-  const s = { crypto, hash: fh.hash, bhash: binding.hash, alg, data, enc, digestEnc, id, encId };
+  const shotName = binding.resolve(alg).shot;
+  const s = { crypto, hash: fh.hash, bhash: binding.hash, bshot: binding.shot, shotName, alg, data, enc, digestEnc, id, encId };
   const arg = enc === 'hex' ? '' : ', enc';
   const user = HAS_CRYPTO_HASH ? `crypto.hash(alg, data${arg})` : 'crypto.createHash(alg).update(data).digest(digestEnc)';
   return {
@@ -75,6 +78,8 @@ function digestCase(size, enc) {
       peer('control: the user\'s call again', user, s),
       enc === 'buffer' ? peer('binding.hash', 'into(Buffer.allocUnsafe(32))', s, { prelude: INTO }) :
         peer('binding.hash', 'bhash(id, encId, data, 32)', s),
+      // hash()'s own path for text where the binding has one (shot).
+      enc !== 'buffer' && shotName !== undefined && peer('binding.shot', 'bshot(shotName, data, enc)', s),
       peer('fast-hash hash', `hash(alg, data${arg})`, s),
     ].filter(Boolean),
   };
@@ -84,7 +89,9 @@ function hmacCase(size) {
   const data = bytes(size), alg = 'sha256', key = KEY;
   const id = binding.resolve(alg).id, hex = binding.encodings.hex;
   const keyObject = crypto.createSecretKey(key), hk = fh.createHmacKey(alg, key);
-  const s = { crypto, hmac: fh.hmac, bhmac: binding.hmac, alg, key, keyObject, hk, data, id, hex };
+  const macShotName = binding.resolve(alg).macShot;
+  const s = { crypto, hmac: fh.hmac, bhmac: binding.hmac, bmacShot: binding.macShot, macShotName, alg, key, keyObject,
+    hk, data, id, hex };
   return {
     title: `HMAC-sha256 ${size} B, 32-byte key, hex output`,
     expected: crypto.createHmac(alg, key).update(data).digest('hex'),
@@ -94,9 +101,11 @@ function hmacCase(size) {
       peer('createHmac, digest() then hex', "crypto.createHmac(alg, key).update(data).digest().toString('hex')", s),
       peer('createHmac(KeyObject)', "crypto.createHmac(alg, keyObject).update(data).digest('hex')", s),
       peer('binding.hmac', 'bhmac(id, hex, key, data)', s),
+      // hmac()'s own path where the binding has one (macShot).
+      macShotName !== undefined && peer('binding.macShot', "bmacShot(macShotName, key, data, 'hex')", s),
       peer('fast-hash hmac', 'hmac(alg, key, data)', s),
       peer('fast-hash HmacKey#digest', 'hk.digest(data)', s),
-    ],
+    ].filter(Boolean),
   };
 }
 
