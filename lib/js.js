@@ -363,7 +363,7 @@ const HASHER_VIEWS = viewsAsIs((view) => crypto.createHash('sha256').update(view
 
 // The shim's shortest path for text (interface.js, `shot`): the runtime's
 // one-shot called from hash() itself, with nothing of this file between
-// (each function laid over it costs 2 % to 10 % of a short digest). On Bun
+// (each function laid over it shows in a short digest's time). On Bun
 // a class's hash() (`shot` the class), elsewhere crypto.hash (`shot` the
 // name); a digest whose text comes another way has none.
 let SHOT;

@@ -96,7 +96,8 @@ describe('runtimeCalls(): the fast paths give the general path\'s bytes', functi
 
   it('macShot(): hmac()\'s shortest path gives createHmac\'s MAC for every name, key and input', function () {
     const shots = shotNames(this, 'macShot');
-    const keys = [...KEYS, ...inputs().slice(-6).map(([what, key, bytes]) => [what, key, bytes])];
+    // Keys as well: the detached views and the Uint8Arrays of other prototypes.
+    const keys = [...KEYS, ...inputs().slice(-6)];
     for (const [name, r] of shots) {
       for (const [kind, key, bytes] of keys) {
         const want = (data, e) => crypto.createHmac(name, bytes ?? keyBytes(key)).update(data).digest(e);
