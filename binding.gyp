@@ -19,6 +19,7 @@
         "src/hasher.c",
         "src/hasher_store.c",
         "src/hasher_async.c",
+        "src/pool.c",
         "src/many.c",
         "src/file.c",
         "src/async.c"

@@ -34,8 +34,8 @@ const INTERFACE = Object.freeze({
   hasherCopy: '(handle, length) -> handle of a copy (length as in hasherNew)',
   hasherFree: '(handle) -> finishes a hasher dropped unfinished (a finished or unknown one: nothing)',
   hasherUpdateAsync: "(handle, batch, n) -> Promise<undefined>: absorbs the Uint8Array batch's first n bytes " +
-    'on the thread pool (native) or on this thread (settling on a later turn); until it settles the ' +
-    'batch must not change and the handle takes no other call',
+    "on the addon's threads (native) or on this thread (settling on a later turn); until it settles the " +
+    'batch must not change and the handle takes no other call, a second hasherUpdateAsync included',
   hashAsync: '(algId, enc, data, length) -> Promise<string | Buffer> (the input copied at the call)',
   hmacAsync: '(algId, enc, key, data) -> Promise<string | Buffer>',
   hashFile: '(algId, enc, path, length) -> Promise<string | Buffer>',

@@ -39,8 +39,8 @@ const { makeError, invalidArgType } = require('./errors');
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
 // Batches being hashed at once, at most: the binding's hasherUpdateAsync
-// takes two on one hasher (one running, the next queued).
-const DEPTH = 2;
+// takes one at a time on a hasher, so no thread waits for another's job.
+const DEPTH = 1;
 // Batches kept of each size: as many as one stream holds at once (DEPTH
 // being hashed and one being filled).
 const KEPT = DEPTH + 1;

@@ -76,6 +76,8 @@ typedef struct {
   uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
   struct fh_hashers *hashers; /* hasher.c: this environment's hasher states */
   napi_ref probe;    /* module.c: an empty JS function, made on first use */
+  struct fh_pool_env *pool; /* pool.c: this environment's side of the
+                               addon's threads, made at its first task */
 } fh_state;
 
 fh_state *fh_state_new(void);

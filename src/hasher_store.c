@@ -129,7 +129,6 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
   h = &chunk->slot[i];
   h->hmac = (uint8_t)hmac;
   h->busy = h->doomed = 0;
-  h->lane = NULL;
   h->heap = 0;
   h->md[0].open = h->md[1].open = 0;
   if (chunk->used == 0) s->empty--;
@@ -165,8 +164,6 @@ static void wipe_hasher(napi_env env, struct fh_hashers *s, fh_hasher *h) {
   h->heap = 0;
   fh_md_close(&h->md[0]);
   fh_md_close(&h->md[1]);
-  fh_lane_free(h->lane);
-  h->lane = NULL;
 }
 
 void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {
