@@ -455,6 +455,17 @@ function chunkBytes(chunk, name, encoding) {
   return toBytes(chunk, typeof name === 'number' ? `chunks[${name}]` : name, undefined);
 }
 
+// A Uint8Array's length as its view has it (a `length` property set on it
+// is not read), and n of its bytes from byte `at` as a plain Uint8Array
+// over the same memory (no subarray() or species of the chunk's own).
+function viewLength(view) {
+  return ReflectApply(byteLengthOf, view, []);
+}
+
+function viewSlice(view, at, n) {
+  return new Uint8Array(ReflectApply(bufferOf, view, []), ReflectApply(byteOffsetOf, view, []) + at, n);
+}
+
 // Registers the noted hashers still unfinished, and forgets the list.
 function flush() {
   const list = pending;
@@ -570,7 +581,7 @@ function hmacHasher(lease, alg) {
 }
 
 module.exports = {
-  createHasher, hmacHasher, plainHasher, Hasher, chunkBytes,
+  createHasher, hmacHasher, plainHasher, Hasher, chunkBytes, viewLength, viewSlice,
   absorbAsync: (h, batch, n) => absorbAsync(h, batch, n),
   discard: (h) => discard(h),
 };

@@ -1,18 +1,18 @@
 'use strict';
 // hashStream, hmacStream and hmacKey.digestStream: the digest of everything
 // a source yields. A source is read (pump*, one per kind of source) into a
-// Feed, which takes each chunk before the next can be written over: it
-// copies the chunk into a batch, or, when nothing else writes to the
-// chunk's memory again (a file stream's own reads), keeps the chunk itself
-// to hash in place. So a source that reuses its memory still gets the
-// right digest. Full batches go to the hasher off the event loop
-// (absorbAsync), two batches taking turns so that reading and hashing
+// Feed, which copies each chunk into a batch before the next can be written
+// over, and never hashes a chunk where it is: other consumers of the same
+// source (another 'data' listener, a pipe) hold the same memory and may
+// change or transfer it. So a source that reuses its memory, or shares it,
+// still gets the right digest. Full batches go to the hasher off the event
+// loop (absorbAsync), two batches taking turns so that reading and hashing
 // overlap. What is left at the end is hashed here, with the digest.
 
 const { Buffer } = require('buffer');
 const { setImmediate } = require('timers');
 const { isAnyArrayBuffer } = require('util').types;
-const { absorbAsync, discard, chunkBytes } = require('./hasher');
+const { absorbAsync, discard, chunkBytes, viewLength, viewSlice } = require('./hasher');
 const { guarded, parseOptions } = require('./args');
 const { makeError, invalidArgType } = require('./errors');
 
@@ -38,9 +38,10 @@ const { makeError, invalidArgType } = require('./errors');
 // of milliseconds of the main thread each (benchmark/README.md, "Streams").
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
-// Batches being hashed at once, at most: the binding's hasherUpdateAsync
-// takes one at a time on a hasher, so no thread waits for another's job.
-const DEPTH = 1;
+// Batches sent to be hashed at once, at most. The binding takes one at a
+// time on a hasher (no thread waits for another's job): the second waits
+// here, and goes as soon as the first is reported.
+const DEPTH = 2;
 // Batches kept of each size: as many as one stream holds at once (DEPTH
 // being hashed and one being filled).
 const KEPT = DEPTH + 1;
@@ -79,6 +80,8 @@ class Feed {
   #free = [];      // batches given back, for the next (DEPTH at most)
   #jobs = [];      // batches being hashed, oldest first: promises that never reject
   #error;          // what a job failed with
+  #waiting;        // the last write still waiting for a batch: later
+                   // writes go after it, in order
 
   constructor(hasher, secret, readsAhead) {
     this.#hasher = hasher;
@@ -88,12 +91,19 @@ class Feed {
 
   // Copies a chunk (a string, or a Uint8Array from chunkBytes) into the
   // batch. Returns undefined, or a promise when the caller must wait before
-  // it asks for the next chunk (both batches are being hashed).
+  // it asks for the next chunk (both batches are being hashed). A chunk
+  // written while an earlier one still waits (a source that something
+  // else resumes, as a pipe does) is copied now and taken after it.
   write(chunk) {
     if (this.#error !== undefined) throw this.#error;
+    if (this.#waiting !== undefined) return this.#behind(chunk);
+    return this.#track(this.#write(chunk));
+  }
+
+  #write(chunk) {
     if (typeof chunk === 'string') return this.#writeText(chunk);
     const batch = this.#batch;
-    const n = chunk.length;
+    const n = viewLength(chunk);
     const used = this.#used;
     if (batch === undefined || n >= batch.length - used) return this.#writeBytes(chunk, 0);
     if (n < TINY) {
@@ -103,6 +113,37 @@ class Feed {
     }
     this.#used = used + n;
     return undefined;
+  }
+
+  // Notes a write's promise as the one later writes go after.
+  #track(waiting) {
+    if (waiting === undefined) return undefined;
+    const tracked = waiting.finally(() => {
+      if (this.#waiting === tracked) this.#waiting = undefined;
+    });
+    this.#waiting = tracked;
+    return tracked;
+  }
+
+  #behind(chunk) {
+    const before = this.#waiting;
+    const own = typeof chunk === 'string' ? chunk : this.#copy(chunk, 0);
+    return this.#track(before.then(() => {
+      if (this.#error !== undefined) throw this.#error;
+      return typeof own === 'string' ? this.#write(own) : this.writeOwned(own, this.#secret);
+    }, (err) => {
+      if (typeof own !== 'string' && this.#secret) own.fill(0);
+      throw err;
+    }));
+  }
+
+  // bytes[at, end) in memory of this side's own (never Buffer's shared
+  // pool, where any pooled Buffer's .buffer reaches it).
+  #copy(bytes, at) {
+    const n = viewLength(bytes);
+    const rest = Buffer.allocUnsafeSlow(n - at);
+    rest.set(at === 0 ? bytes : viewSlice(bytes, at, n - at));
+    return rest;
   }
 
   #writeText(text) {
@@ -134,7 +175,7 @@ class Feed {
   // source that reuses its memory then writes over this one), nothing of
   // `bytes` is read after this returns.
   #writeBytes(bytes, from) {
-    const n = bytes.length;
+    const n = viewLength(bytes);
     for (let at = from; at < n;) {
       let batch = this.#batch;
       if (batch === undefined) {
@@ -145,7 +186,7 @@ class Feed {
         continue;
       }
       const fits = Math.min(n - at, batch.length - this.#used);
-      batch.set(fits === n ? bytes : bytes.subarray(at, at + fits), this.#used);
+      batch.set(fits === n ? bytes : viewSlice(bytes, at, fits), this.#used);
       this.#used += fits;
       at += fits;
     }
@@ -187,16 +228,12 @@ class Feed {
   // when both batches are being hashed: copied now into memory of its own,
   // taken once a batch is free.
   #keepRest(bytes, at) {
-    const rest = Buffer.allocUnsafeSlow(bytes.length - at);
-    rest.set(at === 0 ? bytes : bytes.subarray(at));
-    return this.#laterOwned(rest, this.#secret);
+    return this.#laterOwned(this.#copy(bytes, at), this.#secret);
   }
 
   // The batch goes off to be hashed, after the one being hashed if there
-  // is one (the binding queues both, so the second starts as soon as the
-  // first is done). When a job ends its batch is given back, and the next
-  // goes at once if it is full. (Jobs run in the order they were sent, but
-  // may be reported in another: each removes itself.)
+  // is one. When a job ends its batch is given back, and the next goes at
+  // once if it is full.
   #send() {
     const batch = this.#batch;
     const used = this.#used;
@@ -209,7 +246,12 @@ class Feed {
   // (given back when the job ends), undefined for a chunk hashed in place
   // (wiped when the job ends if `wipe`).
   #job(bytes, used, batch, wipe) {
-    const job = absorbAsync(this.#hasher, bytes, used).then(() => {
+    const before = this.#jobs[this.#jobs.length - 1];
+    const absorb = () => {
+      if (this.#error !== undefined) throw this.#error;
+      return absorbAsync(this.#hasher, bytes, used);
+    };
+    const job = (before === undefined ? absorb() : before.then(absorb)).then(() => {
       this.#ended(job, bytes, used, batch, wipe);
       if (this.#batch !== undefined && this.#used === this.#batch.length && this.#error === undefined) this.#send();
     }, (err) => {
@@ -225,18 +267,17 @@ class Feed {
     else if (wipe) bytes.fill(0);
   }
 
-  // A chunk whose memory nothing else writes to again: a file stream's own
-  // read, a long string's bytes, or the rest of a chunk kept by #keepRest
-  // (`wipe`: HMAC input in memory of this side's, wiped once hashed). A
-  // long one is hashed where it is, after what the batch holds, without a
-  // copy; a short one is copied. Returns as write() does.
+  // Bytes in memory of this side's own, which nothing else reaches: a long
+  // string's bytes, or a chunk copied by #copy (`wipe`: HMAC input, wiped
+  // once hashed). A long one is hashed where it is, after what the batch
+  // holds, without a copy; a short one is copied. Returns as write() does.
   writeOwned(chunk, wipe) {
     if (this.#error !== undefined) {
       if (wipe) chunk.fill(0);
       throw this.#error;
     }
     if (chunk.length < MIN) {
-      const waiting = this.write(chunk);
+      const waiting = this.#write(chunk);
       if (!wipe) return waiting;
       // Copied by now, unless it waits for a batch (#later).
       if (waiting === undefined) {
@@ -273,6 +314,7 @@ class Feed {
   // The digest of everything written: what is left goes as a last job if
   // it is MIN bytes or more (the digest's own call hashes the rest here).
   async end(encoding) {
+    while (this.#waiting !== undefined) await this.#waiting;
     while (this.#error === undefined && this.#used >= MIN) {
       if (this.#jobs.length < DEPTH) this.#send();
       else await this.#jobs[0];
@@ -351,30 +393,49 @@ function abortError(signal) {
   return err;
 }
 
-// Calls onAbort once when `signal` aborts; returns the function that stops
-// listening.
+// Calls fn once when `signal` aborts; returns the function that stops
+// listening. A signal has one listener of ours however many digests share
+// it (more than ten listeners on one signal draw Node's
+// MaxListenersExceededWarning), which calls each digest's own, and which
+// is removed when the last digest stops listening.
+const watched = new WeakMap(); // signal -> { calls: Set, listener }
 function onAbort(signal, fn) {
   if (signal === undefined) return () => {};
-  signal.addEventListener('abort', fn, { once: true });
-  return () => signal.removeEventListener('abort', fn);
+  let watch = watched.get(signal);
+  if (watch === undefined) {
+    const calls = new Set();
+    const listener = () => {
+      watched.delete(signal);
+      for (const call of calls) call();
+    };
+    watch = { calls, listener };
+    watched.set(signal, watch);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  watch.calls.add(fn);
+  return () => {
+    if (!watch.calls.delete(fn) || watch.calls.size !== 0 || watched.get(signal) !== watch) return;
+    watched.delete(signal);
+    signal.removeEventListener('abort', watch.listener);
+  };
 }
 
 // A Node stream, read in flowing mode ('data' events: each chunk as the
-// stream has it, no promise per chunk), paused while the feed is full. A
-// file stream that reads each chunk into memory of its own (ownsItsChunks)
-// is first asked for BIG bytes: read(n) raises its highWaterMark to n (and
-// gives data only if that much is buffered), so it reads BIG bytes per
-// read, and the hand-over of each read to the thread pool and back (tens of
-// microseconds) comes once per BIG bytes instead of once per 64 KiB; its
-// chunks are then hashed in place. Other streams keep their own
-// read-ahead: one that reuses its memory once asked for more must not be
-// asked early. Ends when the stream ends (with its
+// stream has it, no promise per chunk), paused while the feed is full
+// (something else may resume it, a pipe: the feed keeps the order). A
+// file stream that reads each chunk into memory of its own
+// (readsIntoNewMemory) is first asked for BIG bytes: read(n) raises its
+// highWaterMark to n (and gives data only if that much is buffered), so it
+// reads BIG bytes per read, and the hand-over of each read to the thread
+// pool and back comes once per BIG bytes instead of once per 64 KiB. Other
+// streams keep their own read-ahead: one that reuses its memory once asked
+// for more must not be asked early. Ends when the stream ends (with its
 // error, or ERR_STREAM_PREMATURE_CLOSE when it closes early, as
 // stream.finished reports them); on a bad chunk or an abort it is
 // destroyed, as leaving a `for await` loop over it destroys it.
 function pumpNode(stream, write, signal) {
   const { finished } = require('stream');
-  const owned = ownsItsChunks(stream);
+  const bulk = readsIntoNewMemory(stream);
   return new Promise((resolve, reject) => {
     let index = 0;
     let settled = false;
@@ -400,7 +461,7 @@ function pumpNode(stream, write, signal) {
     function onData(chunk) {
       if (settled) return;
       try {
-        waiting = write(chunk, index++, owned);
+        waiting = write(chunk, index++);
       } catch (err) {
         fail(err);
         return;
@@ -417,7 +478,7 @@ function pumpNode(stream, write, signal) {
       else waiting.then(() => settle(), fail);
     });
     try {
-      if (owned && !(stream.readableHighWaterMark >= BIG)) {
+      if (bulk && !(stream.readableHighWaterMark >= BIG)) {
         const first = stream.read(BIG);
         if (first !== null) onData(first);
       }
@@ -429,12 +490,12 @@ function pumpNode(stream, write, signal) {
   });
 }
 
-// Whether each chunk `stream` gives is memory of its own that nothing
-// writes to again, so that it can be hashed in place while the stream
-// reads on: an fs.ReadStream as fs makes it (its _read reads every chunk
-// into a new Buffer), reading through the fs module itself rather than an
-// `fs` option's, with its _read not replaced.
-function ownsItsChunks(stream) {
+// Whether `stream` reads each chunk into new memory, so that asking it for
+// more than it buffers changes no chunk already given: an fs.ReadStream as
+// fs makes it (its _read reads every chunk into a new Buffer), reading
+// through the fs module itself rather than an `fs` option's, with its
+// _read not replaced.
+function readsIntoNewMemory(stream) {
   const fs = require('fs');
   if (!(stream instanceof fs.ReadStream) || stream._read !== fs.ReadStream.prototype._read) return false;
   const kFs = Object.getOwnPropertySymbols(stream).find((key) => key.description === 'kFs');
@@ -475,20 +536,26 @@ async function pumpWeb(stream, write, signal) {
 }
 
 // Chunks from an iterator (sync or async): `next` gives its next result.
-// An abort rejects at once, with a pending next() left to settle (it is
-// raced, so a later rejection of it is handled); on a bad chunk or an
-// abort the iterator's return() is called, as leaving a loop over it does.
+// An abort rejects at once, with a pending next() left to settle (a later
+// rejection of it is handled); on a bad chunk or an abort the iterator's
+// return() is called, as leaving a loop over it does. Each wait gets a
+// promise of its own that an abort rejects: no promise lives across chunks
+// gathering a reaction per chunk, so memory stays flat however many come.
 async function pumpIterator(iterator, sync, write, signal) {
   let aborted;
-  let stopAbort = () => {};
-  const abort = new Promise((resolve, reject) => {
-    stopAbort = onAbort(signal, () => reject((aborted = abortError(signal))));
+  let reject; // the current wait's
+  const stopAbort = onAbort(signal, () => {
+    aborted = abortError(signal);
+    if (reject !== undefined) reject(aborted);
   });
-  abort.catch(() => {});
+  const abortable = (promise) => signal === undefined ? promise : new Promise((resolve, rejectWait) => {
+    reject = rejectWait;
+    Promise.resolve(promise).then(resolve, rejectWait);
+  });
   try {
     for (let index = 0; ; index++) {
       let result = iterator.next();
-      if (!sync) result = await Promise.race([result, abort]);
+      if (!sync) result = await abortable(result);
       if (aborted !== undefined) throw aborted;
       if (result === null || typeof result !== 'object') {
         throw makeError(TypeError, 'ERR_INVALID_RETURN_VALUE',
@@ -496,21 +563,44 @@ async function pumpIterator(iterator, sync, write, signal) {
       }
       if (result.done) return;
       const waiting = write(result.value, index) ?? (index % TURN === TURN - 1 ? turn() : undefined);
-      if (waiting !== undefined) await Promise.race([waiting, abort]);
+      if (waiting !== undefined) await abortable(waiting);
+      reject = undefined;
     }
   } catch (err) {
-    try {
-      if (typeof iterator.return === 'function') {
-        const closing = iterator.return();
-        if (!sync) Promise.resolve(closing).catch(() => {});
-      }
-    } catch {
-      // The failure that stopped reading is what the caller gets.
-    }
+    closeIterator(iterator, sync);
     throw err;
   } finally {
     stopAbort();
   }
+}
+
+// Calls the iterator's return(), as leaving a loop over it does; its
+// failure is not the caller's (the failure that stopped reading is).
+function closeIterator(iterator, sync) {
+  try {
+    if (typeof iterator.return === 'function') {
+      const closing = iterator.return();
+      if (!sync) Promise.resolve(closing).catch(() => {});
+    }
+  } catch {
+    // The failure that stopped reading is what the caller gets.
+  }
+}
+
+// The iterator `source[key]()` gives, checked: an object with a next()
+// method, or ERR_INVALID_RETURN_VALUE, as for an iterator's results.
+function iteratorOf(source, key) {
+  const iterator = source[key]();
+  const method = key === Symbol.asyncIterator ? 'Symbol.asyncIterator' : 'Symbol.iterator';
+  if (iterator === null || typeof iterator !== 'object') {
+    throw makeError(TypeError, 'ERR_INVALID_RETURN_VALUE',
+      `Expected the source's [${method}]() to return an iterator object. Received ${iterator === null ? 'null' : typeof iterator}`);
+  }
+  if (typeof iterator.next !== 'function') {
+    throw makeError(TypeError, 'ERR_INVALID_RETURN_VALUE',
+      `Expected the source's [${method}]() to return an iterator with a next() method. Received an object without one`);
+  }
+  return iterator;
 }
 
 function pump(kind, source, write, signal) {
@@ -522,9 +612,9 @@ function pump(kind, source, write, signal) {
     case BLOB:
       return pumpWeb(source.stream(), write, signal);
     case ASYNC:
-      return pumpIterator(source[Symbol.asyncIterator](), false, write, signal);
+      return pumpIterator(iteratorOf(source, Symbol.asyncIterator), false, write, signal);
     default:
-      return pumpIterator(source[Symbol.iterator](), true, write, signal);
+      return pumpIterator(iteratorOf(source, Symbol.iterator), true, write, signal);
   }
 }
 
@@ -553,19 +643,23 @@ function streamOptions(options, withLength, caller) {
 
 // ---- the digest ----------------------------------------------------------------
 
+// The AbortError of a signal aborted before anything was read; a stream is
+// stopped as an abort while reading stops it (a Node stream destroyed, a
+// WHATWG one cancelled with the error, unless another reader holds it).
+function abortUnread(source, kind, signal) {
+  const err = abortError(signal);
+  if (kind === NODE) source.destroy();
+  else if (kind === WEB && !source.locked) source.cancel(err).catch(() => {});
+  return err;
+}
+
 // The digest `hasher` gives of everything `source` yields (its kind from
 // sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
 async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
   const feed = new Feed(hasher, secret, kind === NODE || kind === WEB || kind === BLOB);
-  const write = (chunk, index, owned) => {
-    const bytes = chunkBytes(chunk, index);
-    return owned && typeof bytes !== 'string' ? feed.writeOwned(bytes, false) : feed.write(bytes);
-  };
+  const write = (chunk, index) => feed.write(chunkBytes(chunk, index));
   try {
-    if (signal !== undefined && signal.aborted) {
-      if (kind === NODE) source.destroy();
-      throw abortError(signal);
-    }
+    if (signal !== undefined && signal.aborted) throw abortUnread(source, kind, signal);
     await pump(kind, source, write, signal);
     return await feed.end(outputEncoding);
   } catch (err) {

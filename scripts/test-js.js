@@ -10,6 +10,7 @@ const CORE = [
   'binding-conformance', 'hash', 'hmac', 'verifyHmac', 'createHmacKey', 'createHasher', 'createHasher-hmac',
   'hashMany', 'hashAsync', 'hmacAsync', 'hashFile', 'hashFileSync', 'detached', 'getHashes', 'wipes-js',
   'hashStream', 'hashStream-errors', 'hashStream-reuse', 'hashStream-endless', 'hashStream-batches', 'hmacStream',
+  'hashStream-shared', 'hashStream-memory', 'hashStream-views',
   'passThrough',
   'runtimeCalls',
 ];

@@ -141,6 +141,18 @@ describe('hashStream() failures', function () {
         assert.strictEqual(live(), before, 'a hashing state was left behind');
       });
     }
+    const MALFORMED = [
+      ['whose [Symbol.iterator]() gives a number', { [Symbol.iterator]: () => 5 }],
+      ['whose [Symbol.asyncIterator]() gives null', { [Symbol.asyncIterator]: () => null }],
+      ['whose iterator has no next()', { [Symbol.iterator]: () => ({}) }],
+      ['whose async iterator has a next that is not a function', { [Symbol.asyncIterator]: () => ({ next: 1 }) }],
+      ['whose next() gives a number', { [Symbol.iterator]: () => ({ next: () => 5 }) }],
+    ];
+    for (const [what, source] of MALFORMED) {
+      it(`an iterable ${what}: TypeError, ERR_INVALID_RETURN_VALUE`, async function () {
+        await rejects(hashStream('sha256', source), TypeError, 'ERR_INVALID_RETURN_VALUE', live());
+      });
+    }
     it('a Node stream that closes before it ends: ERR_STREAM_PREMATURE_CLOSE', async function () {
       const s = endless();
       setTimeout(() => s.destroy(), 30);
@@ -162,6 +174,42 @@ describe('hashStream() failures', function () {
       assert.ok(isAbort(err, reason));
       assert.strictEqual(stream.destroyed, true);
       assert.strictEqual(reads, 0);
+    });
+
+    it('a signal aborted before the call: a ReadableStream is cancelled with the error, nothing read',
+      async function () {
+        const reason = new Error('why');
+        let pulls = 0;
+        let cancelled;
+        const stream = new ReadableStream({
+          pull(c) { pulls++; c.enqueue(new Uint8Array(10)); },
+          cancel(why) { cancelled = why; },
+        }, { highWaterMark: 0 });
+        const err = await rejects(hashStream('sha256', stream, { signal: AbortSignal.abort(reason) }), Error,
+          'ABORT_ERR', live());
+        assert.ok(isAbort(err, reason));
+        assert.strictEqual(cancelled, err);
+        assert.strictEqual(pulls, 0);
+      });
+
+    it('twenty digests sharing one signal: no MaxListenersExceededWarning, one listener', async function () {
+      const warnings = [];
+      const onWarning = (w) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      try {
+        const controller = new AbortController();
+        const sources = Array.from({ length: 20 }, () => new Readable({ read() {} }));
+        const digests = sources.map((s) => hashStream('sha256', s, { signal: controller.signal }));
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.ok(getEventListeners(controller.signal, 'abort').length <= 1);
+        controller.abort();
+        for (const digest of digests) await rejects(digest, Error, 'ABORT_ERR', live());
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.deepStrictEqual(warnings.filter((name) => name === 'MaxListenersExceededWarning'), []);
+        assert.strictEqual(getEventListeners(controller.signal, 'abort').length, 0);
+      } finally {
+        process.off('warning', onWarning);
+      }
     });
 
     const kinds = [
