@@ -35,7 +35,7 @@ const INTERFACE = Object.freeze({
   hasherFree: '(handle) -> finishes a hasher dropped unfinished (a finished or unknown one: nothing)',
   hasherUpdateAsync: "(handle, batch, n) -> Promise<undefined>: absorbs the Uint8Array batch's first n bytes " +
     "on the addon's threads (native) or on this thread (settling on a later turn); until it settles the " +
-    'batch must not change and the handle takes no other call, a second hasherUpdateAsync included',
+    'batch must not change and the handle takes no other call but one more hasherUpdateAsync, absorbed after it',
   hashAsync: '(algId, enc, data, length) -> Promise<string | Buffer> (the input copied at the call)',
   hmacAsync: '(algId, enc, key, data) -> Promise<string | Buffer>',
   hashFile: '(algId, enc, path, length) -> Promise<string | Buffer>',

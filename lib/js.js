@@ -699,10 +699,10 @@ function prefix(data, n) {
 // thread, as node:crypto hashes streams, with the promise settled on a
 // later turn of the event loop, so a source that never ends still lets
 // timers, I/O and process.exit() run between batches. Until then the
-// hasher is busy, as the native one is: other calls refuse it, a second
-// batch included.
+// hasher is busy, as the native one is: other calls refuse it, but for one
+// more batch.
 function hasherUpdateAsync(handle, batch, n) {
-  const h = liveHasher(handle);
+  const h = liveHasher(handle, 2);
   update(h.hash, prefix(batch, n));
   h.busy = (h.busy ?? 0) + 1;
   return new Promise((resolve) => setImmediate(() => {

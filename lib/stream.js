@@ -38,9 +38,9 @@ const { makeError, invalidArgType } = require('./errors');
 // of milliseconds of the main thread each (benchmark/README.md, "Streams").
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
-// Batches sent to be hashed at once, at most. The binding takes one at a
-// time on a hasher (no thread waits for another's job): the second waits
-// here, and goes as soon as the first is reported.
+// Batches being hashed at once, at most: the binding's hasherUpdateAsync
+// takes two on one hasher (one running, the next hashed right after it by
+// the same thread).
 const DEPTH = 2;
 // Batches kept of each size: as many as one stream holds at once (DEPTH
 // being hashed and one being filled).
@@ -233,7 +233,8 @@ class Feed {
 
   // The batch goes off to be hashed, after the one being hashed if there
   // is one. When a job ends its batch is given back, and the next goes at
-  // once if it is full.
+  // once if it is full. (Jobs run and are reported in the order they were
+  // sent; each removes itself all the same.)
   #send() {
     const batch = this.#batch;
     const used = this.#used;
@@ -246,12 +247,7 @@ class Feed {
   // (given back when the job ends), undefined for a chunk hashed in place
   // (wiped when the job ends if `wipe`).
   #job(bytes, used, batch, wipe) {
-    const before = this.#jobs[this.#jobs.length - 1];
-    const absorb = () => {
-      if (this.#error !== undefined) throw this.#error;
-      return absorbAsync(this.#hasher, bytes, used);
-    };
-    const job = (before === undefined ? absorb() : before.then(absorb)).then(() => {
+    const job = absorbAsync(this.#hasher, bytes, used).then(() => {
       this.#ended(job, bytes, used, batch, wipe);
       if (this.#batch !== undefined && this.#used === this.#batch.length && this.#error === undefined) this.#send();
     }, (err) => {

@@ -335,18 +335,23 @@ void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path);
 
 /* A piece of work for the addon's threads: run() on one of them, then
  * done() on the JS thread of the environment that submitted it; done() gets
- * env NULL when that environment has ended, and then only frees the task. */
+ * env NULL when that environment has ended, and then only frees the task.
+ * The other fields are the pool's. */
 typedef struct fh_task fh_task;
 struct fh_task {
-  fh_task *next;
-  struct fh_pool_env *pe;
   void (*run)(fh_task *t);
   void (*done)(napi_env env, fh_task *t);
+  fh_task *next;            /* in the queue */
+  fh_task *after;           /* run next by the thread that runs this one */
+  struct fh_pool_env *pe;
+  int finished;             /* run() has returned */
 };
 
-/* Queues t (its run and done set). Returns 1; or 0 with an exception
- * pending, t untouched. */
-int fh_pool_submit(napi_env env, fh_state *st, fh_task *t);
+/* Queues t (its run and done set). With `before` (a task this environment
+ * submitted whose done() has not come yet), t runs after it, on the thread
+ * that runs it, as soon as it ends: no thread waits for another's task.
+ * Returns 1; or 0 with an exception pending, t untouched. */
+int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before);
 
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
@@ -391,9 +396,9 @@ int fh_hmac_key_mac(fh_state *st, const fh_hmac_key *k, const fh_input *data,
 typedef struct {
   uint32_t gen;           /* the generation its token names */
   uint8_t hmac;           /* digest() finishes the outer state too */
-  uint8_t busy;           /* an update queued or running on the addon's
+  uint8_t busy;           /* updates queued or running on the addon's
                              threads (hasher_async.c): no call may touch
-                             the states */
+                             the states, but one more such update */
   uint8_t doomed;         /* freed while busy: released when the update
                              ends */
   uint32_t size;          /* the digest's own output length */
@@ -401,6 +406,8 @@ typedef struct {
   size_t heap;            /* native memory of its states, told to V8 */
   fh_md md[2];            /* the (inner) state and, for HMAC, the outer
                              one, each with a context of its own */
+  fh_task *task;          /* its newest update on the addon's threads,
+                             until that update is reported */
 } fh_hasher;
 
 /* A free slot, its states closed, and its token for JS. Returns NULL with
@@ -411,13 +418,14 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
 void fh_hasher_account(napi_env env, fh_state *st, fh_hasher *h);
 /* The live hasher a token names, or NULL (never issued, or released). */
 fh_hasher *fh_hasher_find(fh_state *st, int64_t token);
-/* The live hasher behind a token argument. Returns it, or NULL with an
- * exception pending: ERR_CRYPTO_HASH_FINALIZED for a token that names no
- * live hasher (one whose state digest() has freed: the shim never passes
- * any other), ERR_INVALID_STATE for one with an update on the addon's
- * threads, or freed while it runs. */
+/* The live hasher behind a token argument, with at most `queued` updates
+ * on the addon's threads (0 for every call but hasherUpdateAsync). Returns
+ * it, or NULL with an exception pending: ERR_CRYPTO_HASH_FINALIZED for a
+ * token that names no live hasher (one whose state digest() has freed: the
+ * shim never passes any other), ERR_INVALID_STATE for one with more
+ * updates, or freed while they run. */
 fh_hasher *fh_hasher_get(napi_env env, fh_state *st, napi_value value,
-                         int64_t *token);
+                         unsigned queued, int64_t *token);
 /* Wipes and closes a hasher's states and frees its slot: its token is dead. */
 void fh_hasher_release(napi_env env, fh_state *st, int64_t token);
 

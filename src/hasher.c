@@ -12,7 +12,7 @@
 #include "fast_hash.h"
 
 fh_hasher *fh_hasher_get(napi_env env, fh_state *st, napi_value value,
-                         int64_t *token) {
+                         unsigned queued, int64_t *token) {
   fh_hasher *h;
 
   if (napi_get_value_int64(env, value, token) != napi_ok) {
@@ -22,7 +22,7 @@ fh_hasher *fh_hasher_get(napi_env env, fh_state *st, napi_value value,
   h = fh_hasher_find(st, *token);
   if (h == NULL)
     fh_throw(env, FH_ERROR, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-  else if (h->busy || h->doomed)
+  else if (h->busy > queued || h->doomed)
     fh_throw(env, FH_ERROR, "ERR_INVALID_STATE",
              "Invalid state: the hasher is being updated off the event loop");
   else
@@ -78,7 +78,7 @@ napi_value fh_hasher_update(napi_env env, napi_callback_info info) {
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if ((h = fh_hasher_get(env, self, argv[0], &token)) == NULL ||
+  if ((h = fh_hasher_get(env, self, argv[0], 0, &token)) == NULL ||
       !(argc > 2 ? fh_get_input_prefix(env, argv[1], argv[2], &in)
                  : fh_get_input(env, argv[1], &in)))
     return NULL;
@@ -131,7 +131,7 @@ napi_value fh_hasher_digest(napi_env env, napi_callback_info info) {
   int ok = 0;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if ((h = fh_hasher_get(env, self, argv[0], &token)) == NULL) return NULL;
+  if ((h = fh_hasher_get(env, self, argv[0], 0, &token)) == NULL) return NULL;
   if (!fh_get_encoding(env, argv[1], &enc) ||
       !fh_out_open(env, &out, FH_OPTIONAL_ARG(argc, argv, 4), h->length)) {
     fh_hasher_release(env, self, token);
@@ -157,7 +157,7 @@ napi_value fh_hasher_copy(napi_env env, napi_callback_info info) {
   int ok;
 
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, &self));
-  if ((h = fh_hasher_get(env, self, argv[0], &token)) == NULL) return NULL;
+  if ((h = fh_hasher_get(env, self, argv[0], 0, &token)) == NULL) return NULL;
   length = h->size;
   if (h->md[0].xof && !fh_get_size(env, argv[1], &length)) return NULL;
   /* Slots never move (chunks are not reallocated): h stays valid. */

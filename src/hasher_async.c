@@ -5,11 +5,14 @@
  * The job reads the caller's view in place: the shim passes only batch
  * buffers of its own, which never reach user code and are neither changed
  * nor detached until the promise settles; a reference keeps the view alive
- * meanwhile. While the job is queued or running the hasher is busy: every
- * call that would touch its states refuses it (a second update included, so
- * no job ever waits for another), and hasherFree defers the release to the
- * job's end. Each job is one bounded update (the shim sends at most a
- * batch), so an environment that ends waits for no more than that. */
+ * meanwhile. While jobs are queued or running the hasher is busy: every
+ * call that would touch its states refuses it, but one more update, and
+ * hasherFree defers the release to the last job's end. That second update
+ * runs after the first on the thread that runs the first (pool.c), so the
+ * next batch is hashed as soon as the last is done, and no thread waits
+ * for another's job. Each job is one bounded update (the shim sends at
+ * most a batch), so an environment that ends waits for no more than
+ * that. */
 #include <stdlib.h>
 
 #include <openssl/err.h>
@@ -61,7 +64,9 @@ static void done(napi_env env, fh_task *t) {
   napi_value value = NULL;
 
   if (env == NULL) goto out;
-  /* A failed update leaves the state unusable: the shim stops at it. */
+  if (job->h->task == t) job->h->task = NULL;
+  /* A failed update leaves the state unusable: the next job's update of it
+   * fails too, as the shim stops at the first failure. */
   if (--job->h->busy == 0 && job->h->doomed)
     fh_hasher_release(env, job->st, job->token);
   if (job->ok && napi_get_undefined(env, &value) == napi_ok)
@@ -103,8 +108,8 @@ static int keep_view(napi_env env, napi_value view, napi_value nv,
 }
 
 /* hasherUpdateAsync(token, batch, n) -> Promise<undefined>: absorbs the
- * Uint8Array batch's first n bytes on the addon's threads; the hasher is
- * busy until the promise settles. */
+ * Uint8Array batch's first n bytes on the addon's threads, after the update
+ * sent before it; the hasher is busy until the last promise settles. */
 napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], promise = NULL;
@@ -120,7 +125,7 @@ napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
   job->st = self;
   job->task.run = run;
   job->task.done = done;
-  if ((job->h = fh_hasher_get(env, self, argv[0], &job->token)) == NULL ||
+  if ((job->h = fh_hasher_get(env, self, argv[0], 1, &job->token)) == NULL ||
       !keep_view(env, argv[1], argv[2], job))
     goto fail;
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
@@ -128,12 +133,13 @@ napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
     promise = NULL;
     goto fail;
   }
-  if (!fh_pool_submit(env, self, &job->task)) {
+  if (!fh_pool_submit(env, self, &job->task, job->h->task)) {
     /* A promise made here is never settled: nothing refers to it. */
     promise = NULL;
     goto fail;
   }
-  job->h->busy = 1;
+  job->h->busy++;
+  job->h->task = &job->task;
   return promise;
 fail:
   if (job->keep != NULL) napi_delete_reference(env, job->keep);

@@ -129,6 +129,7 @@ fh_hasher *fh_hasher_alloc(napi_env env, fh_state *st, int hmac,
   h = &chunk->slot[i];
   h->hmac = (uint8_t)hmac;
   h->busy = h->doomed = 0;
+  h->task = NULL;
   h->heap = 0;
   h->md[0].open = h->md[1].open = 0;
   if (chunk->used == 0) s->empty--;

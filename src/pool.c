@@ -6,9 +6,11 @@
  * Here the process has one pool, sized to the machine
  * (uv_available_parallelism), shared by every environment (the main thread
  * and each worker). Threads start as work arrives and then stay, idle on a
- * condition; a task is one bounded update, taken first in, first out, and no
- * thread ever waits for another task: the shim sends a hasher's next batch
- * only once the last has been reported.
+ * condition; a task is one bounded update, taken first in, first out. No
+ * thread ever waits for another task: a hasher's next update, sent while
+ * its last still runs, is not queued but hung after it, and the thread
+ * that runs the last runs it next, so one hasher's updates run in order
+ * and back to back, with no trip through the event loop between them.
  *
  * A task is reported back to the JS thread of its environment through that
  * environment's thread-safe function, which keeps the event loop alive
@@ -75,37 +77,67 @@ static void pool_env_unown(struct fh_pool_env *pe) {
   if (--pe->owners == 0) free(pe);
 }
 
-/* A task ended on a thread (lock held): reported to its environment, or,
- * where that environment has ended, freed here. */
-static void pool_report(fh_task *t) {
-  struct fh_pool_env *pe = t->pe;
+/* Frees t and the tasks hung after it, unrun (their environment has
+ * ended, or the process is exiting). */
+static void pool_drop(fh_task *t) {
+  fh_task *after;
 
+  for (; t != NULL; t = after) {
+    after = t->after;
+    t->done(NULL, t);
+  }
+}
+
+/* A task ended on a thread (lock held): reported to its environment, or,
+ * where that environment has ended, freed here. Returns the task hung
+ * after it, for this thread to run next, or NULL. */
+static fh_task *pool_report(fh_task *t) {
+  struct fh_pool_env *pe = t->pe;
+  fh_task *after = t->after;
+
+  t->finished = 1;
+  t->after = NULL;
+  if (pe->closed || pool.exiting) {
+    pool_drop(after);
+    after = NULL;
+  }
+  if (after != NULL) pe->running++;
   if (--pe->running == 0) uv_cond_broadcast(&pool.idle);
   if (pe->closed ||
       napi_call_threadsafe_function(pe->tsfn, t, napi_tsfn_nonblocking) !=
         napi_ok)
     t->done(NULL, t);
+  return after;
 }
 
-/* A pool thread: takes tasks first in, first out, for ever. */
-static void pool_thread(void *arg) {
+/* The next task from the queue, once there is one (lock held). */
+static fh_task *pool_take(void) {
   fh_task *t;
+
+  pool.waiting++;
+  if (pool.exiting) uv_cond_broadcast(&pool.idle);
+  while (pool.head == NULL || pool.exiting)
+    uv_cond_wait(&pool.work, &pool.lock);
+  pool.waiting--;
+  t = pool.head;
+  if ((pool.head = t->next) == NULL) pool.tail = NULL;
+  t->pe->running++;
+  return t;
+}
+
+/* A pool thread: takes tasks first in, first out, and runs each with the
+ * tasks hung after it, for ever. */
+static void pool_thread(void *arg) {
+  fh_task *t = NULL;
 
   (void)arg;
   uv_mutex_lock(&pool.lock);
   for (;;) {
-    pool.waiting++;
-    if (pool.exiting) uv_cond_broadcast(&pool.idle);
-    while (pool.head == NULL || pool.exiting)
-      uv_cond_wait(&pool.work, &pool.lock);
-    pool.waiting--;
-    t = pool.head;
-    if ((pool.head = t->next) == NULL) pool.tail = NULL;
-    t->pe->running++;
+    if (t == NULL) t = pool_take();
     uv_mutex_unlock(&pool.lock);
     t->run(t);
     uv_mutex_lock(&pool.lock);
-    pool_report(t);
+    t = pool_report(t);
   }
 }
 
@@ -164,7 +196,7 @@ static void pool_env_cleanup(void *arg) {
   uv_mutex_unlock(&pool.lock);
   for (; dropped != NULL; dropped = t) {
     t = dropped->next;
-    dropped->done(NULL, dropped);
+    pool_drop(dropped);
   }
 }
 
@@ -212,22 +244,33 @@ static int pool_grow(void) {
   return 1;
 }
 
-int fh_pool_submit(napi_env env, fh_state *st, fh_task *t) {
+/* Queues t, or hangs it after `before` while that has not finished (lock
+ * held). Returns 0 when no thread can run it. */
+static int pool_put(fh_task *t, fh_task *before) {
+  if (before != NULL && !before->finished) {
+    before->after = t;
+    return 1;
+  }
+  if (!pool_grow()) return 0;
+  if (pool.tail != NULL)
+    pool.tail->next = t;
+  else
+    pool.head = t;
+  pool.tail = t;
+  uv_cond_signal(&pool.work);
+  return 1;
+}
+
+int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before) {
   struct fh_pool_env *pe = pool_env(env, st);
   int ok;
 
   if (pe == NULL) return 0;
   t->pe = pe;
-  t->next = NULL;
+  t->next = t->after = NULL;
+  t->finished = 0;
   uv_mutex_lock(&pool.lock);
-  if ((ok = pool_grow())) {
-    if (pool.tail != NULL)
-      pool.tail->next = t;
-    else
-      pool.head = t;
-    pool.tail = t;
-    uv_cond_signal(&pool.work);
-  }
+  ok = pool_put(t, before);
   uv_mutex_unlock(&pool.lock);
   if (!ok) {
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED",

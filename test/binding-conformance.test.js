@@ -104,6 +104,12 @@ const ROWS = [
     await b.hasherUpdateAsync(h, Buffer.from(FOX), FOX.length);
     return b.hasherDigest(h, enc('base64'), Buffer.alloc(0), 0);
   }, mac('sha256', 'key', FOX, 'base64')],
+  ['two hasherUpdateAsync queued at once, absorbed in order', async (b, id, enc) => {
+    const h = b.hasherNew(id('sha256'), 32);
+    const parts = [Buffer.alloc(3 << 20, 1), Buffer.from(' and then')];
+    await Promise.all(parts.map((p) => b.hasherUpdateAsync(h, p, p.length)));
+    return b.hasherDigest(h, enc('hex'), Buffer.alloc(0), 0);
+  }, digest('sha256', Buffer.concat([Buffer.alloc(3 << 20, 1), Buffer.from(' and then')]), 'hex')],
   ['hasherFree during hasherUpdateAsync: finished once it settles', async (b, id, enc) => {
     const h = b.hasherNew(id('sha256'), 32);
     const job = b.hasherUpdateAsync(h, Buffer.alloc(1 << 20), 1 << 20);
@@ -147,9 +153,10 @@ const ERRORS = [
   ['a batch length past the batch', (b, id) => b.hasherUpdateAsync(b.hasherNew(id('sha1'), 20), Buffer.alloc(2), 3),
     'ERR_OUT_OF_RANGE'],
   ...['hasherUpdate', 'hasherDigest', 'hasherCopy', 'hasherUpdateAsync'].map((fn) => [
-    `${fn} of a hasher being updated off the event loop (a second hasherUpdateAsync included)`, (b, id, enc) => {
+    `${fn} of a hasher being updated off the event loop (a third hasherUpdateAsync)`, (b, id, enc) => {
       const h = b.hasherNew(id('sha256'), 32);
       b.hasherUpdateAsync(h, Buffer.alloc(64), 64);
+      if (fn === 'hasherUpdateAsync') b.hasherUpdateAsync(h, Buffer.alloc(64), 64);
       const args = { hasherUpdate: ['x'], hasherDigest: [enc('hex'), Buffer.alloc(0), 0], hasherCopy: [32],
         hasherUpdateAsync: [Buffer.alloc(1), 1] }[fn];
       b[fn](h, ...args);
