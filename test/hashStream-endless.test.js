@@ -95,6 +95,53 @@ const CASES = [
       }, 300));`,
     status: 0, stdout: 'terminated 1\ntrue\n',
   },
+  {
+    what: 'process.exit() while the addon\'s threads are inside provider digests (sha3-512, blake2b512, shake256)',
+    src: `for (const alg of ['sha3-512', 'blake2b512', 'shake256', 'sha3-256']) f.hashStream(alg, endless());
+      setTimeout(() => { console.log('exiting'); process.exit(4); }, 300);`,
+    status: 4, stdout: 'exiting\n',
+  },
+  {
+    what: 'worker.terminate() three times while provider digests run in the worker',
+    src: `const { Worker } = require('worker_threads');
+      (async () => {
+        for (let i = 0; i < 3; i++) {
+          const w = new Worker(\`const f = require(\${JSON.stringify(ROOT)});
+            const { Readable } = require('stream');
+            for (const alg of ['sha3-512', 'blake2b512', 'sha512'])
+              f.hashStream(alg, new Readable({ read() { this.push(Buffer.alloc(1 << 20)); } }));
+            require('worker_threads').parentPort.postMessage(0);\`, { eval: true });
+          await new Promise((resolve) => w.once('message', resolve));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await w.terminate();
+        }
+        console.log('terminated');
+      })();`,
+    status: 0, stdout: 'terminated\n',
+  },
+  {
+    what: 'a stream of many batches (each hashed right after the last) ends with the right digest',
+    src: `const data = Buffer.alloc(24 << 20, 7);
+      f.hashStream('sha256', [data.subarray(0, 1 << 20), data.subarray(1 << 20)]).then((got) => {
+        console.log(got === require('crypto').createHash('sha256').update(data).digest('hex'));
+      });`,
+    status: 0, stdout: 'true\n',
+  },
+  {
+    what: "hashStream while libuv's only pool thread is blocked (a FIFO opened with no writer)",
+    skip: process.platform === 'win32',
+    src: `process.env.UV_THREADPOOL_SIZE = '1';
+      const fs = require('fs');
+      const dir = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'fast-hash-fifo-'));
+      const fifo = require('path').join(dir, 'fifo');
+      require('child_process').execFileSync('mkfifo', [fifo]);
+      fs.open(fifo, 'r', (err, fd) => { if (!err) fs.closeSync(fd); fs.rmSync(dir, { recursive: true }); });
+      setTimeout(() => f.hashStream('sha256', [Buffer.alloc(8 << 20, 1)]).then((got) => {
+        console.log(got === require('crypto').createHash('sha256').update(Buffer.alloc(8 << 20, 1)).digest('hex'));
+        fs.closeSync(fs.openSync(fifo, 'w'));
+      }), 100);`,
+    status: 0, stdout: 'true\n',
+  },
 ];
 
 describe('stream digests of sources that never end', function () {
