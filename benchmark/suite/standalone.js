@@ -10,4 +10,5 @@ module.exports = [
   require('./command'), // (h) command: the fast-hash command vs sha256sum
   require('./stream'), // (i) streams: hashStream vs pipeline / for await over createHash
   require('./runtime'), // (j) runtime: fast-hash vs this runtime's own call for the same work
+  require('./sharing'), // (k) sharing: fs.stat latency under 16 streams; throughput of N streams
 ];
