@@ -65,6 +65,18 @@ describe('forceAsked', function () {
   });
 });
 
+// npm runs a script named pre<name> before `npm run <name>`: a script that
+// happens to be named so runs where it was not meant to (scripts/prebuild.js,
+// which makes the prebuilds on Linux only, before every `npm run build`).
+describe('npm run build', function () {
+  it('runs no other script first or after (package.json has no pre- or post-hook of a script)', function () {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const hooks = Object.keys(scripts).flatMap((name) => ['pre', 'post'].map((when) => `${when}${name}`))
+      .filter((hook) => hook in scripts);
+    assert.deepStrictEqual(hooks, []);
+  });
+});
+
 // A copy of the package, its node_modules linked to the checkout's; with
 // `plant`, src/hash.c starts with an #error.
 function copy(dir, plant) {
