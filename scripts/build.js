@@ -12,13 +12,14 @@
 //
 // An install never fails because of the addon: the library runs on its
 // JavaScript implementation wherever the addon does not load. So when this
-// package is installed as a dependency (it sits in a node_modules folder)
-// and compiling fails for any reason, node-gyp's output goes to LOG_NAME in
-// the package, one line says what failed and how to build the addon later,
-// and the script exits 0. A build someone asked for fails loudly instead,
-// with node-gyp's output on the terminal: --force, FAST_HASH_FORCE_BUILD=1,
-// or the install of the package's own checkout (npm ci in a clone), where a
-// compile error is the developer's to see.
+// package is installed as a dependency, however it is installed (see
+// isCheckout), and compiling fails for any reason, node-gyp's output goes to
+// LOG_NAME in the package, one line says what failed and how to build the
+// addon later, and the script exits 0. A build someone asked for fails
+// loudly instead, with node-gyp's output on the terminal: --force
+// (npm run build), FAST_HASH_FORCE_BUILD=1, or the install of the package's
+// own development checkout (npm ci in a clone), where a compile error is the
+// developer's to see.
 //
 //   node scripts/build.js           install: use a prebuild if one loads
 //   node scripts/build.js --force   always compile (also FAST_HASH_FORCE_BUILD=1)
@@ -212,11 +213,37 @@ function compileLoudly(why) {
   return result.status;
 }
 
-// The package is installed as a dependency: it sits in a node_modules
-// folder. Its own checkout is not.
-function isDependency() {
-  return path.basename(path.dirname(root)) === 'node_modules' ||
-    path.basename(path.dirname(path.dirname(root))) === 'node_modules';
+function realPath(dir) {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+// Whether this run installs the package's own development checkout, the one
+// install where a compile error is the developer's to see. Every other
+// install is a dependency's, and quiet, however it is made:
+//   - from a registry or a tarball: the package sits in a node_modules
+//     folder, scoped or not, hoisted or nested, or in pnpm's or npm's store;
+//   - from a folder, a link or a workspace: the package manager runs this
+//     script in the real folder, outside node_modules, so what tells is that
+//     the project it installs (npm_config_local_prefix, which npm sets to
+//     the workspace root in a workspace; else INIT_CWD, which npm, pnpm and
+//     Yarn set) is another folder;
+//   - from git: npm prepares its clone with a nested `npm install` in its
+//     cache (_cacache/tmp), where the clone is the project, and marks that
+//     install's environment with _PACOTE_NO_PREPARE_.
+// Under a package manager that names no project, the run is quiet. Run by
+// hand (`node scripts/build.js`: no npm_lifecycle_event), a folder outside
+// node_modules is a checkout.
+function isCheckout(env = process.env, dir = root) {
+  const real = realPath(dir);
+  if (real.split(/[\\/]+/).some((part) => /^(node_modules|_cacache)$/i.test(part))) return false;
+  if (env._PACOTE_NO_PREPARE_) return false;
+  if (!env.npm_lifecycle_event) return true;
+  const project = env.npm_config_local_prefix || env.INIT_CWD;
+  return Boolean(project) && path.relative(realPath(project), real) === '';
 }
 
 // Whether the arguments ask for a build (--force). This is the install
@@ -240,8 +267,8 @@ function main() {
   }
   const why = found.broken ? `fast-hash: ${path.relative(root, found.broken)} does not load here ` +
     `(${found.reason.split('\n')[0]}); compiling from source instead` : null;
-  return force || !isDependency() ? compileLoudly(why) : compileQuietly(why);
+  return force || isCheckout() ? compileLoudly(why) : compileQuietly(why);
 }
 
 if (require.main === module) process.exitCode = main();
-module.exports = { localNodeDir, findNodeGyp, whyFailed, forceAsked };
+module.exports = { localNodeDir, findNodeGyp, whyFailed, forceAsked, isCheckout };

@@ -89,10 +89,22 @@ function copy(dir, plant) {
   return dir;
 }
 
-function build(dir, args = [], env = {}) {
-  const res = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build.js'), ...args],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, FAST_HASH_FORCE_BUILD: '', ...env } });
-  return { status: res.status, out: `${res.stdout}${res.stderr}` };
+// This process's environment without what a package manager sets for a
+// script (mocha may run under npx), so a run is by hand unless `env` says.
+function handEnv(env) {
+  const own = Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|_PACOTE_)/i.test(k));
+  return { ...Object.fromEntries(own), FAST_HASH_FORCE_BUILD: '', FAST_HASH_BUILD_VERBOSE: '', ...env };
+}
+
+function build(dir, args = [], env = {}, nodeArgs = []) {
+  const res = spawnSync(process.execPath, [...nodeArgs, path.join(dir, 'scripts', 'build.js'), ...args],
+    { cwd: dir, encoding: 'utf8', env: handEnv(env) });
+  return { status: res.status, signal: res.signal, out: `${res.stdout}${res.stderr}` };
+}
+
+// What npm sets for the install script of a package in `project`.
+function npmEnv(project) {
+  return { npm_lifecycle_event: 'install', npm_config_local_prefix: project, INIT_CWD: project };
 }
 
 // What the copy's library loads, and whether it digests as node:crypto does.
@@ -142,11 +154,13 @@ describe('scripts/build.js', function () {
     });
   });
 
-  it("fails loudly in the package's own checkout (npm ci in a clone)", function () {
+  it("fails loudly in the package's own checkout (npm ci in a clone, and run by hand there)", function () {
     const dir = copy(path.join(tmp, 'checkout'), true);
-    const { status, out } = build(dir);
-    assert.notStrictEqual(status, 0, out);
-    assert.match(out, /error: #error planted by build\.test\.js/);
+    for (const env of [npmEnv(dir), {}]) {
+      const { status, out } = build(dir, [], env);
+      assert.notStrictEqual(status, 0, `${JSON.stringify(env)}: ${out}`);
+      assert.match(out, /error: #error planted by build\.test\.js/);
+    }
   });
 
   it('says so in one line when it compiled', function () {
