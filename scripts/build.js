@@ -12,13 +12,14 @@
 //
 // An install never fails because of the addon: the library runs on its
 // JavaScript implementation wherever the addon does not load. So when this
-// package is installed as a dependency (it sits in a node_modules folder)
-// and compiling fails for any reason, node-gyp's output goes to LOG_NAME in
-// the package, one line says what failed and how to build the addon later,
-// and the script exits 0. A build someone asked for fails loudly instead,
-// with node-gyp's output on the terminal: --force, FAST_HASH_FORCE_BUILD=1,
-// or the install of the package's own checkout (npm ci in a clone), where a
-// compile error is the developer's to see.
+// package is installed as a dependency, however it is installed (see
+// isCheckout), and compiling fails for any reason, node-gyp's output goes to
+// LOG_NAME in the package, one line says what failed and how to build the
+// addon later, and the script exits 0. A build someone asked for fails
+// loudly instead, with node-gyp's output on the terminal: --force
+// (npm run build), FAST_HASH_FORCE_BUILD=1, or the install of the package's
+// own development checkout (npm ci in a clone), where a compile error is the
+// developer's to see.
 //
 //   node scripts/build.js           install: use a prebuild if one loads
 //   node scripts/build.js --force   always compile (also FAST_HASH_FORCE_BUILD=1)
@@ -46,6 +47,20 @@ function localNodeDir() {
   return version === process.version ? prefix : null;
 }
 
+// What was thrown, in one line (why a binary did not load, why the build
+// could not run). A loader may throw anything: an Error with no message, a
+// string, null; none of them may stop the install.
+function errorLine(err) {
+  let line = '';
+  try {
+    const text = err instanceof Error ? err.message || err.code : err;
+    line = String(text ?? '').split(/\r?\n/)[0].trim();
+  } catch {
+    // a value with no string form: named below
+  }
+  return line || 'an error with no message';
+}
+
 // The binary node-gyp-build would load, if it loads; else why not.
 function loadableBinary() {
   let file;
@@ -58,7 +73,7 @@ function loadableBinary() {
     require(file);
     return { file };
   } catch (err) {
-    return { file: null, broken: file, reason: err.message };
+    return { file: null, broken: file, reason: errorLine(err) };
   }
 }
 
@@ -138,7 +153,9 @@ function runNodeGyp(loud, log) {
     return { status: 1, problem: `node-gyp did not finish in ${QUIET_LIMIT_MS / 60000} minutes` };
   }
   if (res.error) return { status: 1, problem: `node-gyp could not be started: ${res.error.message}` };
-  return { status: res.status === null ? 1 : res.status, problem: null };
+  // A signal leaves no exit status: the build was cut off, whatever its log says.
+  if (res.status === null) return { status: 1, problem: `node-gyp was killed by ${res.signal || 'a signal'}` };
+  return { status: res.status, problem: null };
 }
 
 // The one line of a failed build's log that says why: the compiler's first
@@ -164,27 +181,29 @@ const TOOLS = {
   darwin: "Xcode's command-line tools (xcode-select --install)",
 };
 
-// The notice of an install that goes on without the addon: one line.
-function notice(problem, logFile) {
+// The notice of an install that goes on without the addon: one line, which
+// also names the prebuild that did not load (`broken`), if one did not.
+function notice(problem, logFile, broken) {
   const tools = TOOLS[process.platform] || 'a C compiler, make and Python 3';
-  return `fast-hash: the addon was not built (${problem}); using the JavaScript implementation ` +
-    `(same results, slower). To get the addon, install ${tools}, then run \`npm rebuild fast-hash\`.` +
-    `${logFile ? ` Log: ${logFile}` : ''}`;
+  return `fast-hash: the addon was not built (${problem}); ${broken ? `${broken}; ` : ''}` +
+    'using the JavaScript implementation (same results, slower). ' +
+    `To get the addon, install ${tools}, then run \`npm rebuild fast-hash\`.${logFile ? ` Log: ${logFile}` : ''}`;
 }
 
-// A compile that may fail: node-gyp's output in the log file (after `why`,
-// the reason to compile, if any), and one line whatever happens. Always 0.
-function compileQuietly(why) {
+// A compile that may fail: node-gyp's output in the log file, and one line
+// on the terminal whatever happens. That line alone names the prebuild that
+// did not load (`broken`), if one did not: in the log, its reason could pass
+// for the compiler's error in whyFailed. Always 0.
+function compileQuietly(broken) {
   const logFile = path.join(root, LOG_NAME);
   const verbose = process.env.FAST_HASH_BUILD_VERBOSE === '1';
   let log = null;
   let result;
   try {
     if (!verbose) log = fs.openSync(logFile, 'w');
-    if (why) (log === null ? console.log : (line) => fs.writeSync(log, `${line}\n`))(why);
     result = runNodeGyp(verbose, log);
   } catch (err) {
-    result = { status: 1, problem: `the build could not be run: ${err.message}` };
+    result = { status: 1, problem: `the build could not be run: ${errorLine(err)}` };
   } finally {
     if (log !== null) fs.closeSync(log);
   }
@@ -192,12 +211,12 @@ function compileQuietly(why) {
   let problem = result.problem || (result.status !== 0 ? whyFailed(text) : null);
   if (!problem) {
     const built = loadableBinary();
-    if (!built.file) problem = `it compiled but does not load here: ${built.reason || 'no binary was written'}`;
+    if (!built.file) problem = `it compiled but does not load here: ${built.broken ? built.reason : 'no binary was written'}`;
   }
   if (problem) {
-    console.log(notice(problem, log === null ? null : logFile));
+    console.log(notice(problem, log === null ? null : logFile, broken));
   } else {
-    console.log(`fast-hash: compiled ${path.relative(root, loadableBinary().file)}` +
+    console.log(`fast-hash: compiled ${path.relative(root, loadableBinary().file)}${broken ? `; ${broken}` : ''}` +
       `${log === null ? '' : ` (log: ${logFile})`}`);
   }
   return 0;
@@ -212,11 +231,37 @@ function compileLoudly(why) {
   return result.status;
 }
 
-// The package is installed as a dependency: it sits in a node_modules
-// folder. Its own checkout is not.
-function isDependency() {
-  return path.basename(path.dirname(root)) === 'node_modules' ||
-    path.basename(path.dirname(path.dirname(root))) === 'node_modules';
+function realPath(dir) {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+// Whether this run installs the package's own development checkout, the one
+// install where a compile error is the developer's to see. Every other
+// install is a dependency's, and quiet, however it is made:
+//   - from a registry or a tarball: the package sits in a node_modules
+//     folder, scoped or not, hoisted or nested, or in pnpm's or npm's store;
+//   - from a folder, a link or a workspace: the package manager runs this
+//     script in the real folder, outside node_modules, so what tells is that
+//     the project it installs (npm_config_local_prefix, which npm sets to
+//     the workspace root in a workspace; else INIT_CWD, which npm, pnpm and
+//     Yarn set) is another folder;
+//   - from git: npm prepares its clone with a nested `npm install` in its
+//     cache (_cacache/tmp), where the clone is the project, and marks that
+//     install's environment with _PACOTE_NO_PREPARE_.
+// Under a package manager that names no project, the run is quiet. Run by
+// hand (`node scripts/build.js`: no npm_lifecycle_event), a folder outside
+// node_modules is a checkout.
+function isCheckout(env = process.env, dir = root) {
+  const real = realPath(dir);
+  if (real.split(/[\\/]+/).some((part) => /^(node_modules|_cacache)$/i.test(part))) return false;
+  if (env._PACOTE_NO_PREPARE_) return false;
+  if (!env.npm_lifecycle_event) return true;
+  const project = env.npm_config_local_prefix || env.INIT_CWD;
+  return Boolean(project) && path.relative(realPath(project), real) === '';
 }
 
 // Whether the arguments ask for a build (--force). This is the install
@@ -238,10 +283,10 @@ function main() {
     console.log(`fast-hash: using ${path.relative(root, found.file)}`);
     return 0;
   }
-  const why = found.broken ? `fast-hash: ${path.relative(root, found.broken)} does not load here ` +
-    `(${found.reason.split('\n')[0]}); compiling from source instead` : null;
-  return force || !isDependency() ? compileLoudly(why) : compileQuietly(why);
+  const broken = found.broken ? `${path.relative(root, found.broken)} does not load here (${found.reason})` : null;
+  if (force || isCheckout()) return compileLoudly(broken && `fast-hash: ${broken}; compiling from source instead`);
+  return compileQuietly(broken);
 }
 
 if (require.main === module) process.exitCode = main();
-module.exports = { localNodeDir, findNodeGyp, whyFailed, forceAsked };
+module.exports = { localNodeDir, findNodeGyp, whyFailed, forceAsked, errorLine, isCheckout };

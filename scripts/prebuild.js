@@ -1,5 +1,5 @@
 'use strict';
-// npm run prebuild (and prepack): the binaries the package ships, in
+// npm run build:prebuilds (and prepack): the binaries the package ships, in
 // prebuildify's layout, named the way node-gyp-build matches them: the
 // Linux ones tagged with their libc (a `glibc` or `musl` tag in the file
 // name; node-gyp-build takes musl when /etc/alpine-release exists, else
@@ -38,7 +38,7 @@
 // scripts/test-prebuilds.js tests are ever packed. Without the tools for
 // every target, it stops with one line naming the packages to install.
 //
-//   npm run prebuild                          every target
+//   npm run build:prebuilds                   every target
 //   FAST_HASH_PREBUILDS=host npm pack         this machine's binary only
 //   FAST_HASH_PREBUILDS=linux-arm64 ...       the targets named
 const { execFileSync, spawnSync } = require('child_process');
@@ -396,38 +396,7 @@ function buildTarget(target, out) {
   }
 }
 
-// npm also runs a script named `prebuild` before `npm run build` (a
-// pre-hook); that command compiles build/Release only, so this script steps
-// aside then. The npm process up the parent chain carries the command in its
-// title ("npm run build"). Returns the other script's name, or null.
-function preHookOf() {
-  if (process.env.npm_lifecycle_event !== 'prebuild' || process.platform !== 'linux') return null;
-  let pid = process.ppid;
-  for (let depth = 0; depth < 4 && pid > 1; depth++) {
-    let title;
-    let stat;
-    try {
-      title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      return null;
-    }
-    const words = title.split(/\s+/);
-    if (words[0] === 'npm') {
-      const script = ['run', 'run-script', 'rum', 'urn'].includes(words[1]) ? words[2] : undefined;
-      return script && script !== 'prebuild' ? script : null;
-    }
-    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  }
-  return null;
-}
-
 function main() {
-  const hookOf = preHookOf();
-  if (hookOf) {
-    console.error(`prebuild: skipped (npm's pre-hook of \`npm run ${hookOf}\`; \`npm run prebuild\` makes the prebuilds)`);
-    return 0;
-  }
   if (process.platform !== 'linux' || !TARGETS.some(isHost)) {
     console.error(`prebuild: the prebuilds are made on Linux x64 or arm64, not ${process.platform}-${os.arch()}. ` +
       'To compile the addon for this machine: npm run build (or npx node-gyp rebuild).');

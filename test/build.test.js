@@ -6,7 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { whyFailed, forceAsked } = require('../scripts/build');
+const { whyFailed, forceAsked, errorLine } = require('../scripts/build');
 const { packageCopy } = require('../scripts/test-prebuilds');
 
 const NOTICE = /^fast-hash: the addon was not built \((.+)\); using the JavaScript implementation .*then run `npm rebuild fast-hash`\. Log: (.+)$/;
@@ -65,6 +65,43 @@ describe('forceAsked', function () {
   });
 });
 
+// What was thrown, for the install's one line (why a prebuild did not
+// load): whatever it is, one line, never empty, and never a throw of its own.
+describe('errorLine', function () {
+  const noMessage = 'an error with no message';
+  const cases = [
+    ['an Error', new Error('planted'), 'planted'],
+    ["an Error's first line", new Error('planted\n  at somewhere'), 'planted'],
+    ['an Error with an empty message', new Error(''), noMessage],
+    ['an Error with only a code', Object.assign(new Error(''), { code: 'ERR_DLOPEN_FAILED' }), 'ERR_DLOPEN_FAILED'],
+    ['a string', 'planted', 'planted'],
+    ['an empty string', '', noMessage],
+    ['a number', 42, '42'],
+    ['null', null, noMessage],
+    ['undefined', undefined, noMessage],
+    ['a symbol', Symbol('planted'), 'Symbol(planted)'],
+    ['an object with no string form', Object.create(null), noMessage],
+    ['an object whose toString throws', { toString() { throw new Error('no'); } }, noMessage],
+  ];
+  for (const [what, thrown, want] of cases) {
+    it(`names ${what}`, function () {
+      assert.strictEqual(errorLine(thrown), want);
+    });
+  }
+});
+
+// npm runs a script named pre<name> before `npm run <name>`: a script that
+// happens to be named so runs where it was not meant to (scripts/prebuild.js,
+// which makes the prebuilds on Linux only, before every `npm run build`).
+describe('npm run build', function () {
+  it('runs no other script first or after (package.json has no pre- or post-hook of a script)', function () {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const hooks = Object.keys(scripts).flatMap((name) => ['pre', 'post'].map((when) => `${when}${name}`))
+      .filter((hook) => hook in scripts);
+    assert.deepStrictEqual(hooks, []);
+  });
+});
+
 // A copy of the package, its node_modules linked to the checkout's; with
 // `plant`, src/hash.c starts with an #error.
 function copy(dir, plant) {
@@ -77,10 +114,22 @@ function copy(dir, plant) {
   return dir;
 }
 
-function build(dir, args = [], env = {}) {
-  const res = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build.js'), ...args],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, FAST_HASH_FORCE_BUILD: '', ...env } });
-  return { status: res.status, out: `${res.stdout}${res.stderr}` };
+// This process's environment without what a package manager sets for a
+// script (mocha may run under npx), so a run is by hand unless `env` says.
+function handEnv(env) {
+  const own = Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|_PACOTE_)/i.test(k));
+  return { ...Object.fromEntries(own), FAST_HASH_FORCE_BUILD: '', FAST_HASH_BUILD_VERBOSE: '', ...env };
+}
+
+function build(dir, args = [], env = {}, nodeArgs = []) {
+  const res = spawnSync(process.execPath, [...nodeArgs, path.join(dir, 'scripts', 'build.js'), ...args],
+    { cwd: dir, encoding: 'utf8', env: handEnv(env) });
+  return { status: res.status, signal: res.signal, out: `${res.stdout}${res.stderr}` };
+}
+
+// What npm sets for the install script of a package in `project`.
+function npmEnv(project) {
+  return { npm_lifecycle_event: 'install', npm_config_local_prefix: project, INIT_CWD: project };
 }
 
 // What the copy's library loads, and whether it digests as node:crypto does.
@@ -130,11 +179,107 @@ describe('scripts/build.js', function () {
     });
   });
 
-  it("fails loudly in the package's own checkout (npm ci in a clone)", function () {
+  it("fails loudly in the package's own checkout (npm ci in a clone, and run by hand there)", function () {
     const dir = copy(path.join(tmp, 'checkout'), true);
+    for (const env of [npmEnv(dir), {}]) {
+      const { status, out } = build(dir, [], env);
+      assert.notStrictEqual(status, 0, `${JSON.stringify(env)}: ${out}`);
+      assert.match(out, /error: #error planted by build\.test\.js/);
+    }
+  });
+
+  // A node-gyp for npm_config_node_gyp (npm's setting of the node-gyp to
+  // run) that does only `source`, so no compile is waited for.
+  function fakeGyp(name, source) {
+    const file = path.join(tmp, name);
+    fs.writeFileSync(file, source);
+    return file;
+  }
+
+  describe('installed as a dependency, with a prebuild that does not load', function () {
+    const rel = path.join('prebuilds', `${process.platform}-${process.arch}`, 'fast-hash.node');
+    const start = (why, problem = 'planted by build.test.js') => `fast-hash: the addon was not built (${problem}); ` +
+      `${rel} does not load here (${why}); using the JavaScript implementation `;
+    let dir;
+    let env;
+    let hook;
+    before(function () {
+      dir = copy(path.join(tmp, 'broken', 'node_modules', 'fast-hash'), false);
+      fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), 'not a binary\n');
+      env = { npm_config_node_gyp: fakeGyp('failing-gyp.js',
+        "console.error('gyp ERR! stack Error: planted by build.test.js');\nprocess.exitCode = 1;\n") };
+      // Node's loader for .node files, made to throw what FAST_HASH_TEST_THROW names.
+      hook = path.join(tmp, 'throw-on-load.js');
+      fs.writeFileSync(hook, `const thrown = { string: 'planted', empty: new Error(''), null: null, undefined: undefined };
+require('module')._extensions['.node'] = () => { throw thrown[process.env.FAST_HASH_TEST_THROW]; };\n`);
+    });
+
+    it("names the prebuild and why in its one line, the notice, and exits 0 (the loader's own error)", function () {
+      const { status, out } = build(dir, [], env);
+      assert.strictEqual(status, 0, out);
+      assert.strictEqual(out.trim().split('\n').length, 1, out);
+      const [, why] = out.match(/does not load here \((.+?)\); using/) || [];
+      assert.ok(why, out);
+      assert.ok(out.startsWith(start(why)), out);
+    });
+
+    for (const [thrown, what, why] of [['string', 'a string', 'planted'],
+      ['empty', 'an Error with no message', 'an error with no message'],
+      ['null', 'null', 'an error with no message'], ['undefined', 'undefined', 'an error with no message']]) {
+      it(`names the prebuild and why when the loader throws ${what}`, function () {
+        const { status, out } = build(dir, [], { ...env, FAST_HASH_TEST_THROW: thrown }, ['--require', hook]);
+        assert.strictEqual(status, 0, out);
+        assert.strictEqual(out.trim().split('\n').length, 1, out);
+        assert.ok(out.startsWith(start(why)), out);
+      });
+    }
+
+    it('prints the prebuild only in the notice with FAST_HASH_BUILD_VERBOSE=1', function () {
+      const { status, out } = build(dir, [], { ...env, FAST_HASH_BUILD_VERBOSE: '1' });
+      assert.strictEqual(status, 0, out);
+      assert.match(out, /gyp ERR! stack Error: planted by build\.test\.js/);
+      const named = out.split('\n').filter((line) => line.includes(rel));
+      assert.strictEqual(named.length, 1, out);
+      const [, why] = named[0].match(/does not load here \((.+?)\); using/) || [];
+      // No log to read the reason from: node-gyp's output went to the terminal.
+      assert.ok(why && named[0].startsWith(start(why, 'node-gyp failed')), out);
+    });
+  });
+
+  it('names a prebuild that does not load in its one line when it compiled', function () {
+    const dir = copy(path.join(tmp, 'broken-ok', 'node_modules', 'fast-hash'), false);
+    const rel = path.join('prebuilds', `${process.platform}-${process.arch}`, 'fast-hash.node');
+    fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), 'not a binary\n');
     const { status, out } = build(dir);
-    assert.notStrictEqual(status, 0, out);
-    assert.match(out, /error: #error planted by build\.test\.js/);
+    assert.strictEqual(status, 0, out);
+    const [, why] = out.match(/does not load here \((.+?)\) \(log: /) || [];
+    assert.ok(why, out);
+    assert.strictEqual(out, `fast-hash: compiled ${path.join('build', 'Release', 'fast_hash.node')}; ` +
+      `${rel} does not load here (${why}) (log: ${path.join(dir, 'fast-hash-build.log')})\n`);
+  });
+
+  describe('node-gyp killed by a signal', function () {
+    let dir;
+    let env;
+    before(function () {
+      dir = copy(path.join(tmp, 'killed', 'node_modules', 'fast-hash'), false);
+      env = { npm_config_node_gyp: fakeGyp('killed-gyp.js', "process.kill(process.pid, 'SIGKILL');\n") };
+    });
+
+    it('is a failed build: the notice names the signal, and the install exits 0', function () {
+      const { status, out } = build(dir, [], env);
+      assert.strictEqual(status, 0, out);
+      assert.ok(out.startsWith('fast-hash: the addon was not built (node-gyp was killed by SIGKILL); using '), out);
+      assert.strictEqual(out.trim().split('\n').length, 1, out);
+    });
+
+    it('fails a build that was asked for (--force), naming the signal', function () {
+      const { status, out } = build(dir, ['--force'], env);
+      assert.notStrictEqual(status, 0, out);
+      assert.match(out, /^fast-hash: cannot compile: node-gyp was killed by SIGKILL$/m);
+    });
   });
 
   it('says so in one line when it compiled', function () {
