@@ -290,7 +290,8 @@ typedef struct {
 #define FH_FILE_CHUNK (1u << 20)
 
 /* A file being digested a slice at a time: no one call reads for long, so a
- * file that never ends (a character device, a pipe, a growing file) holds
+ * file that never ends (a character device, a pipe, a growing file, a FIFO
+ * whose writer is idle or not yet there) holds
  * its thread-pool thread for one slice at a time and is stopped between two
  * (async.c, hashFileSync). Touches no JS: runs on any thread. */
 typedef struct {
@@ -298,10 +299,13 @@ typedef struct {
   fh_md md;
   uint8_t *chunk;     /* FH_FILE_CHUNK bytes */
   int64_t done;       /* bytes read so far */
+  int fifo;           /* a FIFO, open without blocking: its reads wait in
+                         poll() for at most the rest of a slice (POSIX) */
   fh_fs_error err;    /* set on a file-system failure */
 } fh_file;
 
-/* A slice ends after about this long (checked per chunk), plus what the
+/* A slice ends after about this long (checked per chunk; a FIFO's wait for
+ * data or for its writer ends there too), plus what the
  * reader thread had read ahead: short next to the time a process exit or a
  * worker's terminate() may wait, long next to re-queueing a pool job. */
 #define FH_FILE_SLICE_NS ((uint64_t)50 * 1000 * 1000)

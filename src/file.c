@@ -23,6 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef _WIN32
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#endif
+
 #include <uv.h>
 
 #include "fast_hash.h"
@@ -45,6 +52,59 @@ static int64_t file_read(int fd, uint8_t *buf, size_t len) {
     uv_fs_req_cleanup(&req);
   } while (n == UV_EINTR);
   return n;
+}
+
+#ifndef _WIN32
+/* Waits until the FIFO fd has data or a writer has come and gone, or until
+ * uv_hrtime() passes `until`. Returns poll()'s revents, 0 when `until`
+ * passes first, or a negative libuv error. */
+static int wait_readable(int fd, uint64_t until) {
+  struct pollfd p;
+  uint64_t now;
+  int r;
+
+  p.fd = fd;
+  p.events = POLLIN;
+  do {
+    now = uv_hrtime();
+    if (now >= until) return 0;
+    p.revents = 0;
+    r = poll(&p, 1, (int)((until - now + 999999) / 1000000));
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) return uv_translate_sys_error(errno);
+  return r == 0 ? 0 : p.revents;
+}
+
+/* One read of up to a chunk from f's FIFO (open with O_NONBLOCK) into
+ * f->chunk, waiting no later than `until`: the byte count; 0 at the end; a
+ * negative libuv error; or UV_ETIMEDOUT when `until` passes with nothing to
+ * read (no read or poll of a FIFO fails so). A FIFO reads 0 whenever it has
+ * no writer, also before the first one: the end is a 0 once poll() reports
+ * POLLHUP without POLLIN, i.e. a writer has been there and left, so a FIFO
+ * whose writer is not yet there is waited on as a blocking open waits. */
+static int64_t fifo_read(fh_file *f, uint64_t until) {
+  int64_t n;
+  int ev;
+
+  for (;;) {
+    n = file_read(f->fd, f->chunk, FH_FILE_CHUNK);
+    if (n > 0 || (n < 0 && n != UV_EAGAIN)) return n;
+    ev = wait_readable(f->fd, until);
+    if (ev < 0) return ev;
+    if (ev == 0) return UV_ETIMEDOUT;
+    if (n == 0 && !(ev & POLLIN)) return 0;
+  }
+}
+#endif
+
+/* The next read of up to a chunk into f->chunk, as file_read; a FIFO's
+ * waits no later than `until` (fifo_read). */
+static int64_t read_chunk(fh_file *f, uint64_t until) {
+#ifndef _WIN32
+  if (f->fifo) return fifo_read(f, until);
+#endif
+  (void)until;
+  return file_read(f->fd, f->chunk, FH_FILE_CHUNK);
 }
 
 /* Chunks in flight, the caller's first one included: the reader sleeps and
@@ -242,23 +302,26 @@ static int worth_reading_ahead(uv_file fd, int64_t done) {
 }
 
 /* Hashes one full chunk already in f->chunk and the rest of the slice on a
- * reader thread, unless the file ends soon (FH_FILE_MIN_AHEAD) or the thread
- * cannot start: then -1, with the chunk not yet hashed. */
+ * reader thread, unless the file ends soon (FH_FILE_MIN_AHEAD), is a FIFO
+ * (whose reads wait on this thread, fifo_read) or the thread cannot start:
+ * then -1, with the chunk not yet hashed. */
 static int read_ahead(fh_file *f, uint64_t until) {
-  if (!worth_reading_ahead(f->fd, f->done)) return -1;
+  if (f->fifo || !worth_reading_ahead(f->fd, f->done)) return -1;
   return hash_rest(&f->md, f->fd, f->chunk, until, &f->err);
 }
 
 /* Reads stay on this thread while they come short (small files, pipes: no
  * thread to start and join); the first full chunk of a slice means the file
- * may go on, and the rest of the slice is read ahead (read_ahead). */
+ * may go on, and the rest of the slice is read ahead (read_ahead). A slice
+ * ends on time however short its reads, and when a FIFO has nothing to read
+ * by then. */
 static int slice(fh_file *f) {
   uint64_t until = uv_hrtime() + FH_FILE_SLICE_NS;
   int64_t n;
   int rest;
 
   for (;;) {
-    n = file_read(f->fd, f->chunk, FH_FILE_CHUNK);
+    n = read_chunk(f, until);
     if (n <= 0) break;
     f->done += n;
     if (n == FH_FILE_CHUNK && (rest = read_ahead(f, until)) >= 0) return rest;
@@ -266,6 +329,7 @@ static int slice(fh_file *f) {
     if (uv_hrtime() >= until) return FH_FILE_MORE;
   }
   if (n == 0) return FH_FILE_END;
+  if (f->fifo && n == UV_ETIMEDOUT) return FH_FILE_MORE;
   f->err.code = (int)n;
   f->err.syscall = "read";
   return FH_FILE_FAILED;
@@ -278,19 +342,62 @@ int fh_file_slice(fh_file *f, uint8_t *out, size_t outlen) {
                                                                : r;
 }
 
-int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
-                 const char *path) {
+/* Opens `path` for reading into f->fd. On POSIX the open does not wait for
+ * a FIFO's writer (O_NONBLOCK: a FIFO without one opens at once, and its
+ * reads wait in bounded steps, fifo_read); only an EAGAIN from that open (a
+ * lease whose holder is asked to let go) gets the plain open, which waits.
+ * Returns 1, or 0 with f->err set and nothing open. */
+static int open_file(fh_file *f, const char *path) {
   uv_fs_t req;
 
-  memset(f, 0, sizeof(*f));
-  f->fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
+  f->fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY | UV_FS_O_NONBLOCK, 0,
+                     NULL);
   uv_fs_req_cleanup(&req);
-  if (f->fd < 0) {
-    f->err.code = f->fd;
-    f->err.syscall = "open";
-    return 0;
+  if (f->fd == UV_EAGAIN) {
+    f->fd = uv_fs_open(NULL, &req, path, UV_FS_O_RDONLY, 0, NULL);
+    uv_fs_req_cleanup(&req);
   }
-  if ((f->chunk = malloc(FH_FILE_CHUNK)) == NULL) {
+  if (f->fd >= 0) return 1;
+  f->err.code = f->fd;
+  f->err.syscall = "open";
+  return 0;
+}
+
+/* After open_file: a FIFO keeps O_NONBLOCK (f->fifo set); any other file
+ * reads blocking again, as it always has (a device's reads, the reader
+ * thread's). Returns 1, or 0 with f->err set. */
+static int set_reads(fh_file *f) {
+#ifndef _WIN32
+  struct stat st;
+  int flags;
+
+  if (fstat(f->fd, &st) != 0) {
+    f->err.syscall = "fstat";
+  } else if (S_ISFIFO(st.st_mode)) {
+    f->fifo = 1;
+    return 1;
+  } else if ((flags = fcntl(f->fd, F_GETFL)) < 0 ||
+             ((flags & O_NONBLOCK) &&
+              fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
+    f->err.syscall = "fcntl";
+  } else {
+    return 1;
+  }
+  f->err.code = uv_translate_sys_error(errno);
+  return 0;
+#else
+  (void)f;
+  return 1;
+#endif
+}
+
+int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
+                 const char *path) {
+  memset(f, 0, sizeof(*f));
+  if (!open_file(f, path)) return 0;
+  if (!set_reads(f)) {
+    /* f->err is set */
+  } else if ((f->chunk = malloc(FH_FILE_CHUNK)) == NULL) {
     f->err.code = UV_ENOMEM;
     f->err.syscall = "read";
   } else if (fh_md_start(&f->md, alg, lent)) {

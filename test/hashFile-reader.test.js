@@ -1,10 +1,13 @@
 'use strict';
 // hashFile and hashFileSync of files of 3 MiB and more, where past the first
 // 1 MiB chunk a reader thread reads ahead through a ring of eight 1 MiB
-// chunks while the calling thread hashes (src/file_reader.c): sizes around the ring's edges, read
-// errors and interrupted reads in the middle of a file (injected into read()
-// by a preloaded shim, in a child process), files cut short or growing while
-// they are hashed, and many at once.
+// chunks while the calling thread hashes (src/file.c): sizes around the
+// ring's edges, read errors and interrupted reads in the middle of a file
+// (injected into read() by a preloaded shim, in a child process), files cut
+// short or growing while they are hashed, and many at once. The sizes around
+// the ring's edges run in a child process with a time limit (test/child.js):
+// a reader thread never woken again hangs the child, which is then killed,
+// and fails its test instead of hanging the suite.
 const assert = require('assert');
 const crypto = require('crypto');
 const fs = require('fs');
@@ -19,19 +22,19 @@ const ROOT = path.join(__dirname, '..');
 
 const { writeRandom } = require('../benchmark/cached-file');
 const { describeNative } = require('./common');
+const { childEntry, childResult } = require('./child');
 
-describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
-  this.timeout(60000);
-  let dir;
-  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-reader-')); });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+// The first chunk is read on the calling thread; a regular file gets the
+// reader from 3 MiB on (2 MiB left after it). The ring holds 8 chunks and
+// the reader refills it half a ring (4 chunks) at a time.
+const SIZES = [3 * MiB - 1, 3 * MiB, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
+const RING_LIMIT_MS = 90000;
 
-  // The first chunk is read on the calling thread; a regular file gets the
-  // reader from 3 MiB on (2 MiB left after it). The ring holds 8 chunks and
-  // the reader refills it half a ring (4 chunks) at a time.
-  const SIZES = [3 * MiB - 1, 3 * MiB, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
-
-  it('equals crypto over sizes around the ring\'s edges, low-level and EVP digests', async function () {
+// In the child: every size of SIZES against node:crypto, low-level and EVP
+// digests, here and on the thread pool. Returns how many sizes it checked.
+async function ringEdges() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-ring-'));
+  try {
     for (const size of SIZES) {
       const file = path.join(dir, `size-${size}.bin`);
       writeRandom(file, size);
@@ -45,127 +48,150 @@ describe('hashFile() and hashFileSync() past the first chunk (reader thread)', f
         crypto.createHash('shake256', { outputLength: 64 }).update(content).digest('hex'));
       fs.rmSync(file);
     }
-  });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return SIZES.length;
+}
 
-  it('many long files at once, on the thread pool and in workers', async function () {
-    const files = [3 * MiB + 5, 10 * MiB, 17 * MiB].map((size, i) => {
-      const file = path.join(dir, `many-${i}.bin`);
-      writeRandom(file, size);
-      return file;
+function defineTests() {
+  describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
+    this.timeout(60000);
+    let dir;
+    before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-reader-')); });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('equals crypto over sizes around the ring\'s edges, low-level and EVP digests (child process)', function () {
+      this.timeout(RING_LIMIT_MS + 30000);
+      assert.strictEqual(childResult(__filename, ['ring-edges'], { timeout: RING_LIMIT_MS }), SIZES.length);
     });
-    const want = files.map((f) => hash('sha256', fs.readFileSync(f)));
-    const jobs = [];
-    for (let i = 0; i < 48; i++) jobs.push(hashFile('sha256', files[i % files.length]));
-    (await Promise.all(jobs)).forEach((got, i) => assert.strictEqual(got, want[i % files.length], `job ${i}`));
 
-    const src = `const { parentPort, workerData } = require('worker_threads');
-      const fh = require(workerData.root);
-      const out = [];
-      for (let i = 0; i < 6; i++) out.push(fh.hashFileSync('sha256', workerData.files[i % workerData.files.length]));
-      parentPort.postMessage(out);`;
-    const results = await Promise.all([0, 1, 2, 3].map(() => new Promise((resolve, reject) => {
-      const w = new Worker(src, { eval: true, workerData: { root: ROOT, files } });
-      w.once('message', resolve);
-      w.once('error', reject);
-    })));
-    for (const out of results) out.forEach((got, i) => assert.strictEqual(got, want[i % files.length]));
-  });
+    it('many long files at once, on the thread pool and in workers', async function () {
+      const files = [3 * MiB + 5, 10 * MiB, 17 * MiB].map((size, i) => {
+        const file = path.join(dir, `many-${i}.bin`);
+        writeRandom(file, size);
+        return file;
+      });
+      const want = files.map((f) => hash('sha256', fs.readFileSync(f)));
+      const jobs = [];
+      for (let i = 0; i < 48; i++) jobs.push(hashFile('sha256', files[i % files.length]));
+      (await Promise.all(jobs)).forEach((got, i) => assert.strictEqual(got, want[i % files.length], `job ${i}`));
 
-  // The result is whatever bytes the reads saw; the promise is that nothing
-  // crashes, the reader is joined, and a digest (or an fs error) comes back.
-  it('a file cut short or growing while it is hashed gives a digest, no crash', async function () {
-    const file = path.join(dir, 'changing.bin');
-    for (let round = 0; round < 6; round++) {
+      const src = `const { parentPort, workerData } = require('worker_threads');
+        const fh = require(workerData.root);
+        const out = [];
+        for (let i = 0; i < 6; i++) out.push(fh.hashFileSync('sha256', workerData.files[i % workerData.files.length]));
+        parentPort.postMessage(out);`;
+      const results = await Promise.all([0, 1, 2, 3].map(() => new Promise((resolve, reject) => {
+        const w = new Worker(src, { eval: true, workerData: { root: ROOT, files } });
+        w.once('message', resolve);
+        w.once('error', reject);
+      })));
+      for (const out of results) out.forEach((got, i) => assert.strictEqual(got, want[i % files.length]));
+    });
+
+    // The result is whatever bytes the reads saw; the promise is that nothing
+    // crashes, the reader is joined, and a digest (or an fs error) comes back.
+    it('a file cut short or growing while it is hashed gives a digest, no crash', async function () {
+      const file = path.join(dir, 'changing.bin');
+      for (let round = 0; round < 6; round++) {
+        writeRandom(file, 48 * MiB);
+        const pending = [hashFile('sha256', file), hashFile('md5', file), hashFile('sha3-256', file)];
+        await new Promise((resolve) => setTimeout(resolve, round * 3));
+        if (round % 2) fs.truncateSync(file, (round * 7 % 5) * MiB + 3);
+        else fs.appendFileSync(file, crypto.randomBytes(5 * MiB));
+        for (const got of await Promise.all(pending)) assert.match(got, /^[0-9a-f]+$/);
+      }
+      // hashFileSync, with a worker cutting and growing the file meanwhile.
       writeRandom(file, 48 * MiB);
-      const pending = [hashFile('sha256', file), hashFile('md5', file), hashFile('sha3-256', file)];
-      await new Promise((resolve) => setTimeout(resolve, round * 3));
-      if (round % 2) fs.truncateSync(file, (round * 7 % 5) * MiB + 3);
-      else fs.appendFileSync(file, crypto.randomBytes(5 * MiB));
-      for (const got of await Promise.all(pending)) assert.match(got, /^[0-9a-f]+$/);
-    }
-    // hashFileSync, with a worker cutting and growing the file meanwhile.
-    writeRandom(file, 48 * MiB);
-    const src = `const fs = require('fs'); const { workerData, parentPort } = require('worker_threads');
-      const stop = new Int32Array(workerData.stop);
-      parentPort.postMessage('go');
-      for (let i = 0; !Atomics.load(stop, 0); i++) {
-        if (i % 2) fs.truncateSync(workerData.file, (i % 40) * ${MiB});
-        else fs.appendFileSync(workerData.file, Buffer.alloc(3 * ${MiB}, i));
-      }`;
-    const stop = new SharedArrayBuffer(4);
-    const w = new Worker(src, { eval: true, workerData: { file, stop } });
-    await new Promise((resolve) => w.once('message', resolve));
-    try {
-      for (let i = 0; i < 20; i++) assert.match(hashFileSync('sha256', file), /^[0-9a-f]{64}$/);
-    } finally {
-      Atomics.store(new Int32Array(stop), 0, 1);
-      await new Promise((resolve) => w.once('exit', resolve));
-    }
-  });
-
-  // A shim preloaded into a child process makes read() of one file fail
-  // (EIO, from 5 MiB on: the reader's reads) or be interrupted (EINTR, every
-  // other read), which no real file reliably does. The addon's own reads
-  // only: the JavaScript implementation reads through the runtime's fs.
-  describeNative('read failures in the middle of a file (preloaded read() shim)', function () {
-    let shim, target;
-    before(function () {
-      if (process.platform !== 'linux') this.skip();
+      const src = `const fs = require('fs'); const { workerData, parentPort } = require('worker_threads');
+        const stop = new Int32Array(workerData.stop);
+        parentPort.postMessage('go');
+        for (let i = 0; !Atomics.load(stop, 0); i++) {
+          if (i % 2) fs.truncateSync(workerData.file, (i % 40) * ${MiB});
+          else fs.appendFileSync(workerData.file, Buffer.alloc(3 * ${MiB}, i));
+        }`;
+      const stop = new SharedArrayBuffer(4);
+      const w = new Worker(src, { eval: true, workerData: { file, stop } });
+      await new Promise((resolve) => w.once('message', resolve));
       try {
-        execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-      } catch {
-        this.skip(); // no compiler for the shim
-      }
-      shim = buildReadShim(dir);
-      target = path.join(dir, 'target.bin');
-      writeRandom(target, 13 * MiB + 5);
-    });
-
-    function runChild(mode) {
-      const script = `const fh = require(${JSON.stringify(ROOT)});
-        const file = ${JSON.stringify(target)};
-        const summary = (e) => ({ code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, message: e.message });
-        const out = {};
-        try { out.sync = fh.hashFileSync('sha256', file); } catch (e) { out.sync = summary(e); }
-        fh.hashFile('sha256', file).then((d) => { out.async = d; }, (e) => { out.async = summary(e); })
-          .then(() => console.log(JSON.stringify(out)));`;
-      const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: mode };
-      env.LD_PRELOAD = [process.env.LD_PRELOAD, shim].filter(Boolean).join(' ');
-      const res = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 60000 });
-      assert.strictEqual(res.status, 0, `child exited ${res.status} ${res.signal || ''}: ${res.stderr}`);
-      const interrupted = /read-shim: (\d+) interrupted/.exec(res.stderr);
-      assert.ok(interrupted, `the shim was not loaded: ${res.stderr}`);
-      return { ...JSON.parse(res.stdout), interrupted: +interrupted[1] };
-    }
-
-    it('an EIO past the first chunk rejects / throws as fs would, with the path', function () {
-      const { interrupted, ...out } = runChild('eio');
-      assert.strictEqual(interrupted, 0);
-      for (const got of [out.sync, out.async]) {
-        assert.strictEqual(got.code, 'EIO');
-        assert.strictEqual(got.syscall, 'read');
-        assert.strictEqual(got.path, target);
-        assert.strictEqual(got.errno, -5);
-        assert.strictEqual(got.message, `EIO: i/o error, read '${target}'`);
+        for (let i = 0; i < 20; i++) assert.match(hashFileSync('sha256', file), /^[0-9a-f]{64}$/);
+      } finally {
+        Atomics.store(new Int32Array(stop), 0, 1);
+        await new Promise((resolve) => w.once('exit', resolve));
       }
     });
 
-    // A pipe or a device may answer short before its end: only 0 is the end.
-    it('short reads on the reader thread are not the end of the file', function () {
-      const want = hash('sha256', fs.readFileSync(target));
-      const { interrupted, ...out } = runChild('short');
-      assert.deepStrictEqual(out, { sync: want, async: want });
-      assert.ok(interrupted >= 10, `${interrupted} reads came short`);
-    });
+    // A shim preloaded into a child process makes read() of one file fail
+    // (EIO, from 5 MiB on: the reader's reads) or be interrupted (EINTR, every
+    // other read), which no real file reliably does. The addon's own reads
+    // only: the JavaScript implementation reads through the runtime's fs.
+    describeNative('read failures in the middle of a file (preloaded read() shim)', function () {
+      let shim, target;
+      before(function () {
+        if (process.platform !== 'linux') this.skip();
+        try {
+          execFileSync('gcc', ['--version'], { stdio: 'ignore' });
+        } catch {
+          this.skip(); // no compiler for the shim
+        }
+        shim = buildReadShim(dir);
+        target = path.join(dir, 'target.bin');
+        writeRandom(target, 13 * MiB + 5);
+      });
 
-    it('interrupted reads on both threads are retried', function () {
-      const want = hash('sha256', fs.readFileSync(target));
-      const { interrupted, ...out } = runChild('eintr');
-      assert.deepStrictEqual(out, { sync: want, async: want });
-      assert.ok(interrupted >= 14, `${interrupted} reads interrupted`); // 14 + 14 reads of 1 MiB at least
+      function runChild(mode) {
+        const script = `const fh = require(${JSON.stringify(ROOT)});
+          const file = ${JSON.stringify(target)};
+          const summary = (e) => ({ code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, message: e.message });
+          const out = {};
+          try { out.sync = fh.hashFileSync('sha256', file); } catch (e) { out.sync = summary(e); }
+          fh.hashFile('sha256', file).then((d) => { out.async = d; }, (e) => { out.async = summary(e); })
+            .then(() => console.log(JSON.stringify(out)));`;
+        const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: mode };
+        env.LD_PRELOAD = [process.env.LD_PRELOAD, shim].filter(Boolean).join(' ');
+        const res = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 60000 });
+        assert.strictEqual(res.status, 0, `child exited ${res.status} ${res.signal || ''}: ${res.stderr}`);
+        const interrupted = /read-shim: (\d+) interrupted/.exec(res.stderr);
+        assert.ok(interrupted, `the shim was not loaded: ${res.stderr}`);
+        return { ...JSON.parse(res.stdout), interrupted: +interrupted[1] };
+      }
+
+      it('an EIO past the first chunk rejects / throws as fs would, with the path', function () {
+        const { interrupted, ...out } = runChild('eio');
+        assert.strictEqual(interrupted, 0);
+        for (const got of [out.sync, out.async]) {
+          assert.strictEqual(got.code, 'EIO');
+          assert.strictEqual(got.syscall, 'read');
+          assert.strictEqual(got.path, target);
+          assert.strictEqual(got.errno, -5);
+          assert.strictEqual(got.message, `EIO: i/o error, read '${target}'`);
+        }
+      });
+
+      // A pipe or a device may answer short before its end: only 0 is the end.
+      it('short reads on the reader thread are not the end of the file', function () {
+        const want = hash('sha256', fs.readFileSync(target));
+        const { interrupted, ...out } = runChild('short');
+        assert.deepStrictEqual(out, { sync: want, async: want });
+        assert.ok(interrupted >= 10, `${interrupted} reads came short`);
+      });
+
+      it('interrupted reads on both threads are retried', function () {
+        const want = hash('sha256', fs.readFileSync(target));
+        const { interrupted, ...out } = runChild('eintr');
+        assert.deepStrictEqual(out, { sync: want, async: want });
+        assert.ok(interrupted >= 14, `${interrupted} reads interrupted`); // 14 + 14 reads of 1 MiB at least
+      });
     });
   });
-});
+
+}
+
+childEntry(module, ([name]) => {
+  if (name === 'ring-edges') return ringEdges();
+  throw new Error(`no case ${name}`);
+}, defineTests);
 
 // Compiles the read() shim: reads of the file FAST_HASH_TEST_READ_PATH fail
 // with EIO from offset 5 MiB on (mode eio), with EINTR every other call
