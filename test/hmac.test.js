@@ -258,4 +258,34 @@ describe('hmac()', function () {
       }
     }
   });
+
+  // Buffer.from() of a short string is a slice of Buffer's shared pool,
+  // which any pooled Buffer's .buffer reaches: a string key must not be
+  // encoded there. The pool is made fresh first and zeroed (a new pool is
+  // uninitialised memory, which may hold what freed memory held), so that
+  // the call's own allocations land in the one scanned after it; the key
+  // bytes looked for are made outside the pool.
+  it("a string key's bytes are not left in Buffer's shared pool", function () {
+    const { verifyHmac } = require('..');
+    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
+    const freshPool = () => {
+      const old = Buffer.allocUnsafe(1).buffer;
+      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
+      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
+      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
+    };
+    const key = 'a string key that must stay out of the pool';
+    const bytes = new TextEncoder().encode(key);
+    const calls = [
+      ['hmac', () => hmac('sha256', key, 'm')],
+      ['hmac again (the cached name)', () => hmac('sha256', key, 'm')],
+      ['hmac, buffer', () => hmac('sha512', key, 'm', 'buffer')],
+      ['verifyHmac', () => verifyHmac('sha256', key, 'm', '00')],
+    ];
+    for (const [what, call] of calls) {
+      freshPool();
+      call();
+      assert.strictEqual(pool().indexOf(bytes), -1, what);
+    }
+  });
 });
