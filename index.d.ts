@@ -154,15 +154,17 @@ export interface HmacKey {
   digest(data: BinaryLike, options: HmacOptions & { outputEncoding?: TextEncoding | undefined }): string;
   /** Same result as `verifyHmac(algorithm, key, data, mac, macEncoding)`. */
   verify(data: BinaryLike, mac: MacInput, macEncoding?: TextEncoding): boolean;
-  /** Wipes the keyed states now (or, while a hasher made from the key still
-   * uses them, once it finishes); later `digest`/`verify`/`createHasher`
-   * calls throw `ERR_INVALID_STATE`. Calling it again does nothing. On the
+  /** Wipes the key states now; later `digest`/`verify`/`createHasher`
+   * calls throw `ERR_INVALID_STATE`, and so does every call of a hasher
+   * made from the key that had no state of its own yet (one that did lives
+   * on). Calling it again does nothing. On the
    * JavaScript implementation it drops the key's `KeyObject` and keyed
    * states for the runtime to free: they cannot be wiped from JavaScript. */
   destroy(): void;
   /** A streaming HMAC: a `Hasher` started from the keyed states
    * (no key work per message), whose `digest()` is the HMAC of everything
-   * updated; it lives on if the key is destroyed later. */
+   * updated. Until it needs a state of its own it uses the key's: if the
+   * key is destroyed before then, its calls throw `ERR_INVALID_STATE`. */
   createHasher(): Hasher;
   /** The HMAC of everything `source` yields, as `hmacStream` with this key
    * (its states are copied when the call is made: a later `destroy()` does

@@ -71,6 +71,12 @@ function invalidDigest(name, caller) {
     `Invalid digest: ${name}`, caller);
 }
 
+// What a destroyed HmacKey, and a hasher that still needs its states,
+// throw: the binding's own words for a destroyed key.
+function keyDestroyed(caller) {
+  return makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed', caller);
+}
+
 module.exports = {
-  makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,
+  makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest, keyDestroyed,
 };

@@ -12,7 +12,7 @@ const {
   ENC_BUFFER, ENCODING_NAMES, isNativeText, encodingId, fromBuffer, lookupAlgorithm, checkAlgorithm,
   parseOptions, outputLength, toBytes, guarded, macScratch, takeMac, allocOutput, keyMac,
 } = require('./args');
-const { makeError, invalidArgType, invalidArgValue } = require('./errors');
+const { makeError, invalidArgType, invalidArgValue, keyDestroyed } = require('./errors');
 const { isDataView, isUint8Array } = require('util').types;
 
 // ---- hashers dropped unfinished -------------------------------------------
@@ -74,7 +74,9 @@ function note(hasher) {
 // of the event loop (the registry above), so this is what lets garbage
 // collection alone reclaim short HMAC hashers dropped in code that never
 // yields. Until it has a state of its own, the hasher holds a lease on its
-// key (index.js), which destroy() waits for. An HMAC stage is the hasher's
+// key (index.js): the key's handle, and whether destroy() has wiped it;
+// once it has, every later call of the hasher throws ERR_INVALID_STATE, as
+// the key's own do, and its staged bytes are wiped. An HMAC stage is the hasher's
 // own memory, not Buffer's pool (where any pooled Buffer's .buffer reaches
 // it), and is wiped once its bytes are absorbed.
 // The binding says how much to gather, for plain hashers (stageBytes) and
@@ -159,7 +161,7 @@ class Hasher {
       return binding.hasherUpdateAsync(h.#handle, batch, n);
     };
     // A stream digest that failed: its state is freed and its staged bytes
-    // (and, for HMAC, its key lease) given back now, not at collection.
+    // given back now, not at collection.
     discard = (h) => {
       if (h.#finished) return;
       h.#finished = true;
@@ -167,9 +169,7 @@ class Hasher {
       if (h.#handle !== undefined) binding.hasherFree(h.#handle);
       h.#text = undefined;
       h.#spare();
-      const lease = h.#lease;
       h.#lease = undefined;
-      if (lease !== undefined) lease.release();
     };
   }
 
@@ -181,6 +181,7 @@ class Hasher {
   update(data, inputEncoding) {
     if (!Hasher.#is(this)) throw invalidThis('update');
     if (this.#finished) throw finalized(this.update);
+    if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
     const limit = this.#limit;
     if (limit !== 0 && isUint8Array(data)) {
@@ -254,27 +255,29 @@ class Hasher {
     if (data !== undefined) binding.hasherUpdate(handle, data);
   }
 
-  // An HMAC hasher's native state, made from its key's; the lease is given
-  // back once the state is made.
+  // An HMAC hasher's native state, made from its key's; the lease is let
+  // go once the state is made.
   #keyState() {
-    const lease = this.#lease;
-    const handle = binding.hmacKeyHasher(lease.handle);
+    const handle = binding.hmacKeyHasher(this.#lease.handle);
     this.#lease = undefined;
-    lease.release();
     return handle;
   }
 
   // The MAC of everything staged (a string, or staged bytes), made with
-  // the key; the lease is given back whatever happens.
+  // the key.
   #keyShot(encoding) {
-    const lease = this.#lease;
+    const { handle } = this.#lease;
     this.#lease = undefined;
-    try {
-      const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
-      return keyMac(lease.handle, this.#alg.size, data, encoding);
-    } finally {
-      lease.release();
-    }
+    const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
+    return keyMac(handle, this.#alg.size, data, encoding);
+  }
+
+  // The error of a call on a hasher whose key was destroyed before it had a
+  // state of its own: what it staged is wiped, and it stays unusable.
+  #keyGone(caller) {
+    this.#text = undefined;
+    this.#spare();
+    return keyDestroyed(caller);
   }
 
   digest(options) {
@@ -291,6 +294,7 @@ class Hasher {
       // The options' getters may have finished this hasher.
       if (this.#finished) throw finalized(this.digest);
     }
+    if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.digest);
     let handle = this.#handle;
     if (handle === undefined) {
       this.#finished = true;
@@ -377,8 +381,9 @@ class Hasher {
     const length = this.#hmac ? this.#length : hasherLength(options, this.#alg, this.copy);
     // The options' getters may have finished this hasher.
     if (this.#finished) throw finalized(this.copy);
+    if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.copy);
     const handle = this.#handle === undefined ? undefined : binding.hasherCopy(this.#handle, length);
-    const lease = handle === undefined && this.#hmac ? this.#lease.retain() : undefined;
+    const lease = handle === undefined ? this.#lease : undefined;
     const copy = new Hasher(kConstruct, handle, this.#alg, length, this.#hmac, lease);
     copy.#text = this.#text;
     if (this.#used !== 0) copy.#stageCopy(this.#stage, this.#used);
@@ -573,15 +578,20 @@ function plainHasher(alg, length) {
   return new Hasher(kConstruct, undefined, alg, length, false);
 }
 
-// hmacKey.createHasher(): `lease` is the key's, taken for this hasher
-// ({ handle, retain(), release() }, index.js); `alg` its { name, size,
-// xof: false }.
+// hmacKey.createHasher(): `lease` is the key's ({ handle, live },
+// index.js); `alg` its { name, size, xof: false }.
 function hmacHasher(lease, alg) {
   return new Hasher(kConstruct, undefined, alg, alg.size, true, lease);
 }
 
+// An HMAC hasher with its own copy of the states of the key `keyHandle`
+// (the binding's), for a stream digest; `alg` as for hmacHasher.
+function keyedHasher(keyHandle, alg) {
+  return new Hasher(kConstruct, binding.hmacKeyHasher(keyHandle), alg, alg.size, true, undefined);
+}
+
 module.exports = {
-  createHasher, hmacHasher, plainHasher, Hasher, chunkBytes, viewLength, viewSlice,
+  createHasher, hmacHasher, keyedHasher, plainHasher, Hasher, chunkBytes, viewLength, viewSlice,
   absorbAsync: (h, batch, n) => absorbAsync(h, batch, n),
   discard: (h) => discard(h),
 };

@@ -15,8 +15,8 @@ const {
   macEncodingId, macValue,
   guarded, wholeView, arrayLength,
 } = require('./args');
-const { makeError, invalidArgType } = require('./errors');
-const { createHasher, hmacHasher, plainHasher } = require('./hasher');
+const { makeError, invalidArgType, keyDestroyed } = require('./errors');
+const { createHasher, hmacHasher, keyedHasher, plainHasher } = require('./hasher');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
 
 // The name of the previous hash() call and its entry: the common case is one
@@ -168,6 +168,7 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
 }
 
 const kConstruct = Symbol('fast-hash HmacKey');
+let streamHasher; // (hmacKey) => a Hasher with its own copy of the states; set in the class
 
 // HMAC states keyed once: each digest costs the message blocks plus one outer
 // block. Usable on the thread that created it.
@@ -176,12 +177,11 @@ class HmacKey {
   #algorithm;
   #size;
   #destroyed = false;
-  // Hashers made from this key that have no state of their own yet (see
-  // hasher.js): each holds the lease, and destroy() wipes the states once
-  // none does. A hasher dropped unfinished keeps its lease: the states are
-  // then wiped when the key and its hashers are collected, as a hasher's
-  // own copy of them would be.
-  #leased = 0;
+  // What the hashers made from this key hold until they have a state of
+  // their own (see hasher.js): the handle, and whether destroy() has wiped
+  // it. destroy() does not wait for them: a hasher may be dropped unfinished
+  // and never give its lease back, and the key must be wiped now. Such a
+  // hasher refuses use from then on.
   #lease;
 
   constructor(token, handle, alg) {
@@ -192,16 +192,13 @@ class HmacKey {
     this.#handle = handle;
     this.#algorithm = alg.name;
     this.#size = alg.size;
-    this.#lease = {
-      handle,
-      retain: () => {
-        this.#leased++;
-        return this.#lease;
-      },
-      release: () => {
-        if (--this.#leased === 0 && this.#destroyed) binding.hmacKeyDestroy(handle);
-      },
-    };
+    this.#lease = { handle, live: true };
+  }
+
+  static {
+    // A hasher with a copy of the key's states, for a stream digest, which
+    // a later destroy() must not touch.
+    streamHasher = (key) => keyedHasher(key.#handle, { name: key.#algorithm, size: key.#size, xof: false });
   }
 
   // `#handle in x` throws for primitives: a method taken off its object
@@ -241,33 +238,34 @@ class HmacKey {
   createHasher() {
     if (!HmacKey.#isKey(this)) throw invalidThis('createHasher');
     if (this.#destroyed) throw destroyed(this.createHasher);
-    return hmacHasher(this.#lease.retain(), { name: this.#algorithm, size: this.#size, xof: false });
+    return hmacHasher(this.#lease, { name: this.#algorithm, size: this.#size, xof: false });
   }
 
-  // The HMAC of everything `source` yields (stream.js), from a hasher
-  // started now: a later destroy() does not touch it.
+  // The HMAC of everything `source` yields (stream.js), from a hasher with
+  // its own copy of the states, made now: a later destroy() does not touch
+  // it.
   digestStream(source, options) {
     try {
       if (!HmacKey.#isKey(this)) throw invalidThis('digestStream');
       const kind = sourceKind(source, this.digestStream);
       const spec = streamOptions(options, false, this.digestStream);
       if (this.#destroyed) throw destroyed(this.digestStream);
-      return digestSource(this.createHasher(), true, source, kind, spec);
+      return digestSource(streamHasher(this), true, source, kind, spec);
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  // Wipes the keyed states now rather than at garbage collection, or, while
-  // a hasher made from the key is unfinished and has no state of its own,
-  // when the last such hasher finishes. Later digest(), verify() and
-  // createHasher() calls throw ERR_INVALID_STATE; destroy() again does
-  // nothing.
+  // Wipes the keyed states now rather than at garbage collection. Later
+  // digest(), verify() and createHasher() calls throw ERR_INVALID_STATE, as
+  // does a hasher made from the key that has no state of its own yet;
+  // destroy() again does nothing.
   destroy() {
     if (!HmacKey.#isKey(this)) throw invalidThis('destroy');
     if (this.#destroyed) return;
     this.#destroyed = true;
-    if (this.#leased === 0) binding.hmacKeyDestroy(this.#handle);
+    this.#lease.live = false;
+    binding.hmacKeyDestroy(this.#handle);
   }
 
   get [Symbol.toStringTag]() {
@@ -279,9 +277,7 @@ function invalidThis(what) {
   return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);
 }
 
-function destroyed(caller) {
-  return makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed', caller);
-}
+const destroyed = keyDestroyed;
 
 function createHmacKey(algorithm, key) {
   return makeHmacKey(algorithm, key, createHmacKey);
@@ -314,18 +310,16 @@ function hashStream(algorithm, source, options) {
   }
 }
 
-// The key is keyed now, into a hasher of its own; its HmacKey is destroyed
-// at once (the hasher's lease keeps the states until it has its own copy).
+// The key is keyed now, into a hasher with its own copy of the states; its
+// HmacKey is destroyed at once.
 function hmacStream(algorithm, key, source, options) {
   try {
     checkAlgorithm(algorithm, hmacStream);
     const hmacKey = makeHmacKey(algorithm, key, hmacStream);
-    let hasher;
     try {
       const kind = sourceKind(source, hmacStream);
       const spec = streamOptions(options, false, hmacStream);
-      hasher = hmacKey.createHasher();
-      return digestSource(hasher, true, source, kind, spec);
+      return digestSource(streamHasher(hmacKey), true, source, kind, spec);
     } finally {
       hmacKey.destroy();
     }

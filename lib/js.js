@@ -388,7 +388,7 @@ let MAC_SHOT;
 if (MAC_VIEWS && RUNTIME === 'bun') {
   MAC_SHOT = (name, key, data, encoding) => update(new BunHasher(name, key), data).digest(encoding);
 } else if (MAC_VIEWS) {
-  MAC_SHOT = (name, key, data, encoding) => update(crypto.createHmac(name, key), data).digest(encoding);
+  MAC_SHOT = (name, key, data, encoding) => update(keyedHmac(name, key), data).digest(encoding);
 }
 
 // A result in `encoding`: a string, or for 'buffer' a Buffer (the async
@@ -501,7 +501,33 @@ function hexInto(text, out, n) {
 function macState(alg, key) {
   if (alg.mac === 'bun') return new BunHasher(alg.name, KEY_VIEWS ? key : input(key));
   if (alg.mac === 'states') return keyStates(alg, key);
-  return crypto.createHmac(alg.name, input(key));
+  return keyedHmac(alg.name, input(key));
+}
+
+// createHmac(name, key). node:crypto encodes a string key with
+// Buffer.from(), which puts a short one in Buffer's shared pool, where any
+// pooled Buffer's .buffer reaches it: a string key is encoded here instead,
+// into memory of this side's own, wiped once createHmac has copied it.
+function keyedHmac(name, key) {
+  if (typeof key !== 'string' || key.length === 0) return crypto.createHmac(name, key);
+  const bytes = keyBytes(key);
+  try {
+    return crypto.createHmac(name, bytes);
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+// A string key's UTF-8 bytes (as Buffer.from() encodes it, lone surrogates
+// included) in memory that is not Buffer's pool: a scratch kept for short
+// keys (the runtime copies the key before anything else can run), or a
+// Buffer of its own for a long one. The caller wipes them.
+const keyScratch = Buffer.allocUnsafeSlow(256);
+function keyBytes(key) {
+  if (3 * key.length <= keyScratch.length) return keyScratch.subarray(0, keyScratch.write(key));
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(key));
+  bytes.write(key);
+  return bytes;
 }
 
 // The MAC of everything `state` absorbed and then data: text made by the

@@ -82,14 +82,20 @@ describe('hmacKey.createHasher()', function () {
       crypto.createHmac('sha512', 'k').update('m').digest('hex'));
   });
 
-  it('a hasher keeps its own copy of the states: destroying the key later does not touch it', function () {
+  it('destroying the key: a hasher with a state of its own lives on; one without refuses use (ERR_INVALID_STATE)', function () {
     const key = createHmacKey('sha256', 'k');
-    const h = key.createHasher().update('a');
-    const i = key.createHasher();
+    const long = Buffer.alloc(STAGE + 44, 3);
+    const h = key.createHasher().update(long);
+    const c = h.copy();
+    const text = key.createHasher().update('a');
+    const fresh = key.createHasher();
     key.destroy();
-    assert.strictEqual(h.update('b').digest('hex'), crypto.createHmac('sha256', 'k').update('ab').digest('hex'));
-    assert.strictEqual(i.copy().digest('hex'), crypto.createHmac('sha256', 'k').digest('hex'));
-    throwsWith(() => key.createHasher(), Error, 'ERR_INVALID_STATE');
+    const want = crypto.createHmac('sha256', 'k').update(long).update('b').digest('hex');
+    assert.strictEqual(h.update('b').digest('hex'), want);
+    assert.strictEqual(c.update('b').digest('hex'), want);
+    const gone = [() => text.update('b'), () => text.digest('hex'), () => text.copy(), () => fresh.digest(),
+      () => fresh.update(long), () => fresh.copy(), () => key.createHasher()];
+    for (const call of gone) throwsWith(call, Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed');
   });
 
   it('finalisation and a foreign this, as for createHasher()', function () {
@@ -135,19 +141,25 @@ describe('hmacKey.createHasher()', function () {
     assert.deepStrictEqual(dropped.digest(), crypto.createHmac('sha256', 'k').update(secret).digest());
   });
 
-  it('a key destroyed while its hashers stage: they finish, the key refuses at once', function () {
+  it('a key destroyed while its hashers stage: those with a state of their own finish, the others and the key refuse at once', function () {
     const key = createHmacKey('sha256', 'k');
     const parts = [Buffer.alloc(10, 1), 'text', Buffer.alloc(2 * STAGE + 88, 2)];
+    // A Buffer longer than the stage gives its hasher a state of its own; a
+    // string or a short Buffer is kept (staged) without one.
+    const own = (p) => typeof p !== 'string' && p.length > binding.macStageBytes;
     const hashers = parts.map((p) => key.createHasher().update(p));
     const copies = hashers.map((h) => h.copy());
     key.destroy();
     for (const call of [() => key.digest('m'), () => key.verify('m', '00'), () => key.createHasher()]) {
       throwsWith(call, Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed');
     }
+    assert.ok(parts.some(own) && !parts.every(own));
     parts.forEach((p, i) => {
       const want = crypto.createHmac('sha256', 'k').update(p).update('z').digest('hex');
-      assert.strictEqual(hashers[i].update('z').digest('hex'), want, `part ${i}`);
-      assert.strictEqual(copies[i].update('z').digest('hex'), want, `copy of part ${i}`);
+      for (const [what, h] of [['part', hashers[i]], ['copy of part', copies[i]]]) {
+        if (own(p)) assert.strictEqual(h.update('z').digest('hex'), want, `${what} ${i}`);
+        else throwsWith(() => h.update('z').digest('hex'), Error, 'ERR_INVALID_STATE', /destroyed/);
+      }
     });
   });
 

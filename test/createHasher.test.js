@@ -349,4 +349,17 @@ describe('createHasher()', function () {
       assert.strictEqual(h.update('a').digest('hex'), hash('sha256', 'a'));
     });
   });
+
+  it('a name that only case-folds to a cached one is refused: ERR_CRYPTO_INVALID_DIGEST', function () {
+    // The Kelvin sign K (U+212A) lower-cases to 'k', the long s (U+017F)
+    // upper-cases to 'S': no name OpenSSL or node:crypto knows, refused
+    // after the name it folds to was used, as on a first call.
+    for (const [name, lookalike] of [['blake2b512', 'bla\u212Ae2b512'], ['shake128', 'sha\u212Ae128'], ['sha256', '\u017Fha256']]) {
+      throwsWith(() => createHasher(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+      createHasher(name).update('d').digest();
+      hash(name, 'd');
+      throwsWith(() => createHasher(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+      throwsWith(() => createHasher(lookalike, { outputLength: 5 }), TypeError, 'ERR_CRYPTO_INVALID_DIGEST');
+    }
+  });
 });

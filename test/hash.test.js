@@ -367,4 +367,37 @@ describe('hash()', function () {
       }
     }
   });
+
+  // A name that only case-folds to one already used (the Kelvin sign K,
+  // U+212A, lower-cases to 'k'; the long s, U+017F, and the dotless i,
+  // U+0131, upper-case to 'S' and 'I') is no name OpenSSL or node:crypto
+  // knows: it is refused after the name it folds to was used, as on a
+  // first call, whatever the name caches hold.
+  const LOOKALIKES = [['blake2b512', 'bla\u212Ae2b512'], ['sha256', '\u017Fha256'], ['ripemd160', 'r\u0131pemd160']]
+    .filter(([name]) => require('crypto').getHashes().includes(name));
+
+  it('a name that only case-folds to a cached one is refused: ERR_CRYPTO_INVALID_DIGEST', async function () {
+    const { hashMany, hashAsync, hashStream } = require('..');
+    const calls = [
+      ['hash', (alg) => hash(alg, 'd')],
+      ['hash, base64', (alg) => hash(alg, 'd', 'base64')],
+      ['hash, buffer', (alg) => hash(alg, 'd', 'buffer')],
+      ['hash, options', (alg) => hash(alg, 'd', { outputEncoding: 'hex' })],
+      ['hashMany', (alg) => hashMany(alg, ['d'])],
+    ];
+    const names = [...LOOKALIKES, ['shake128', 'sha\u212Ae128']];
+    for (const [name, lookalike] of names) {
+      for (const [, call] of calls) {
+        throwsWith(() => call(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+        for (const [, prime] of calls) {
+          prime(name);
+          throwsWith(() => call(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+        }
+      }
+      hash(name, 'd');
+      for (const job of [() => hashAsync(lookalike, 'd'), () => hashStream(lookalike, ['d'])]) {
+        await assert.rejects(job(), { name: 'TypeError', code: 'ERR_CRYPTO_INVALID_DIGEST' });
+      }
+    }
+  });
 });

@@ -225,4 +225,67 @@ describe('hmac()', function () {
       }
     }
   });
+
+  // A name that only case-folds to one already used (the Kelvin sign K,
+  // U+212A, lower-cases to 'k'; the long s, U+017F, and the dotless i,
+  // U+0131, upper-case to 'S' and 'I') is no name OpenSSL or node:crypto
+  // knows: it is refused after the name it folds to was used, as on a
+  // first call, whatever the name caches hold.
+  const LOOKALIKES = [['blake2b512', 'bla\u212Ae2b512'], ['sha256', '\u017Fha256'], ['ripemd160', 'r\u0131pemd160']]
+    .filter(([name]) => require('crypto').getHashes().includes(name));
+
+  it('a name that only case-folds to a cached one is refused: ERR_CRYPTO_INVALID_DIGEST', async function () {
+    const { hmacAsync, verifyHmac, createHmacKey, hmacStream } = require('..');
+    const calls = [
+      ['hmac', (alg) => hmac(alg, 'k', 'd')],
+      ['hmac, options', (alg) => hmac(alg, 'k', 'd', 'base64')],
+      ['hmac, a Buffer key', (alg) => hmac(alg, Buffer.from('k'), 'd', 'buffer')],
+      ['verifyHmac', (alg) => verifyHmac(alg, 'k', 'd', '00')],
+      ['createHmacKey', (alg) => createHmacKey(alg, 'k').digest('d')],
+    ];
+    assert.ok(LOOKALIKES.length > 0);
+    for (const [name, lookalike] of LOOKALIKES) {
+      for (const [, call] of calls) {
+        throwsWith(() => call(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+        for (const [, prime] of calls) {
+          prime(name);
+          throwsWith(() => call(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
+        }
+      }
+      hmac(name, 'k', 'd');
+      for (const job of [() => hmacAsync(lookalike, 'k', 'd'), () => hmacStream(lookalike, 'k', ['d'])]) {
+        await assert.rejects(job(), { name: 'TypeError', code: 'ERR_CRYPTO_INVALID_DIGEST' });
+      }
+    }
+  });
+
+  // Buffer.from() of a short string is a slice of Buffer's shared pool,
+  // which any pooled Buffer's .buffer reaches: a string key must not be
+  // encoded there. The pool is made fresh first and zeroed (a new pool is
+  // uninitialised memory, which may hold what freed memory held), so that
+  // the call's own allocations land in the one scanned after it; the key
+  // bytes looked for are made outside the pool.
+  it("a string key's bytes are not left in Buffer's shared pool", function () {
+    const { verifyHmac } = require('..');
+    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
+    const freshPool = () => {
+      const old = Buffer.allocUnsafe(1).buffer;
+      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
+      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
+      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
+    };
+    const key = 'a string key that must stay out of the pool';
+    const bytes = new TextEncoder().encode(key);
+    const calls = [
+      ['hmac', () => hmac('sha256', key, 'm')],
+      ['hmac again (the cached name)', () => hmac('sha256', key, 'm')],
+      ['hmac, buffer', () => hmac('sha512', key, 'm', 'buffer')],
+      ['verifyHmac', () => verifyHmac('sha256', key, 'm', '00')],
+    ];
+    for (const [what, call] of calls) {
+      freshPool();
+      call();
+      assert.strictEqual(pool().indexOf(bytes), -1, what);
+    }
+  });
 });

@@ -127,4 +127,56 @@ describe('hmacStream() and hmacKey.digestStream()', function () {
       }
     }
   });
+
+  // A long string chunk (past 1024 characters, encoded apart from the
+  // batch) is encoded into memory of the digest's own, never Buffer's
+  // shared pool, which any pooled Buffer's .buffer reaches, not even for
+  // the while it is pending. The pool is made fresh and zeroed first (a new
+  // pool is uninitialised memory, which may hold what freed memory held),
+  // then scanned while the digest holds the chunk: a sync source's chunk
+  // is taken before the call returns; an async one's once the source waits
+  // on its gate, after yielding it.
+  it("a long string chunk's bytes are not in Buffer's shared pool while the digest is pending", async function () {
+    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
+    const freshPool = () => {
+      const old = Buffer.allocUnsafe(1).buffer;
+      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
+      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
+      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
+    };
+    const marker = 'a message that must stay out of the pool: 7f3a9c';
+    // Below 4 KiB encoded, where Buffer.from() pools.
+    const text = `${'\u00df'.repeat(1100)}${marker}`;
+    const markerBytes = new TextEncoder().encode(marker);
+    const want = hmac('sha256', 'k', text);
+    const gated = () => {
+      let open;
+      let reached;
+      const gate = new Promise((resolve) => { open = resolve; });
+      const waiting = new Promise((resolve) => { reached = resolve; });
+      async function* source() {
+        yield text;
+        reached();
+        await gate;
+      }
+      return { source: source(), waiting, open };
+    };
+    const digests = [
+      ['hmacStream', (source) => hmacStream('sha256', 'k', source)],
+      ['digestStream', (source) => createHmacKey('sha256', 'k').digestStream(source)],
+    ];
+    for (const [what, digest] of digests) {
+      freshPool();
+      const running = digest([text]);
+      assert.strictEqual(pool().indexOf(markerBytes), -1, `${what}, an array: the message is in the pool`);
+      assert.strictEqual(await running, want, what);
+      const { source, waiting, open } = gated();
+      freshPool();
+      const pending = digest(source);
+      await waiting;
+      assert.strictEqual(pool().indexOf(markerBytes), -1, `${what}, an async source: the message is in the pool`);
+      open();
+      assert.strictEqual(await pending, want, what);
+    }
+  });
 });

@@ -180,4 +180,39 @@ describe('the JavaScript implementation wipes what it copies', function () {
     assert.strictEqual(macs.length, 1);
     assert.ok(zero(macs[0]), 'the computed MAC is not wiped');
   });
+
+  // Buffer.from() of a short string is a slice of Buffer's shared pool
+  // (createHmac encodes a string key so), which any pooled Buffer's .buffer
+  // reaches. The pool is made fresh first (filled until Buffer.allocUnsafe
+  // hands out another) and zeroed (a new pool is uninitialised memory,
+  // which may hold what freed memory held), so the call's own allocations
+  // land in the one scanned after it. The key bytes
+  // looked for are the test's own copy, made outside the pool, and each MAC
+  // to compare is made before.
+  it("hmac, hmacVerify and macShot: a string key's bytes are not left in Buffer's shared pool", function () {
+    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
+    const freshPool = () => {
+      const old = Buffer.allocUnsafe(1).buffer;
+      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
+      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
+      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
+    };
+    const keys = ['a string key, short', 'k\u00e9y \ud800 '.repeat(3), 'a long string key '.repeat(12)];
+    for (const key of keys) {
+      const bytes = new TextEncoder().encode(key);
+      const want = crypto.createHmac('sha256', key).update('m').digest();
+      const calls = [
+        ['hmac, hex', () => js.hmac(sha256, js.encodings.hex, key, 'm'), want.toString('hex')],
+        ['hmac, into a Buffer', () => { const out = Buffer.alloc(32); js.hmac(sha256, js.encodings.buffer, key, 'm', out); return out; }, want],
+        ['hmacVerify', () => js.hmacVerify(sha256, js.encodings.hex, key, 'm', want.toString('hex')), true],
+      ];
+      if (js.macShot !== undefined) calls.push(['macShot', () => js.macShot('sha256', key, 'm', 'hex'), want.toString('hex')]);
+      for (const [what, call, expected] of calls) {
+        freshPool();
+        const got = call();
+        assert.strictEqual(pool().indexOf(bytes), -1, `${what}, key of ${key.length} characters: the key is in the pool`);
+        assert.deepStrictEqual(got, expected, what);
+      }
+    }
+  });
 });
