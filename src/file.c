@@ -25,8 +25,8 @@
 
 #ifndef _WIN32
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #endif
 
@@ -365,24 +365,24 @@ static int open_file(fh_file *f, const char *path) {
 
 /* After open_file: a FIFO keeps O_NONBLOCK (f->fifo set); any other file
  * reads blocking again, as it always has (a device's reads, the reader
- * thread's). Returns 1, or 0 with f->err set. */
+ * thread's). libuv's fstat and ioctl(FIONBIO), not fstat() and fcntl():
+ * glibc gave those new symbol versions (2.33, 2.28), which the prebuilt
+ * binary's glibc floor does not allow. Returns 1, or 0 with f->err set. */
 static int set_reads(fh_file *f) {
 #ifndef _WIN32
-  struct stat st;
-  int flags;
+  uv_fs_t req;
+  int code, off = 0;
 
-  if (fstat(f->fd, &st) != 0) {
+  code = uv_fs_fstat(NULL, &req, f->fd, NULL);
+  f->fifo = code == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFIFO;
+  uv_fs_req_cleanup(&req);
+  if (code != 0) {
     f->err.syscall = "fstat";
-  } else if (S_ISFIFO(st.st_mode)) {
-    f->fifo = 1;
-    return 1;
-  } else if ((flags = fcntl(f->fd, F_GETFL)) < 0 ||
-             ((flags & O_NONBLOCK) &&
-              fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
-    f->err.syscall = "fcntl";
-  } else {
-    return 1;
+    f->err.code = code;
+    return 0;
   }
+  if (f->fifo || ioctl(f->fd, FIONBIO, &off) == 0) return 1;
+  f->err.syscall = "ioctl";
   f->err.code = uv_translate_sys_error(errno);
   return 0;
 #else
