@@ -37,15 +37,15 @@ struct fh_pool_env {
   int owners;         /* the cleanup hook and the tsfn's finalizer (lock) */
 };
 
+static uv_once_t pool_once = UV_ONCE_INIT;
 static struct {
-  uv_once_t once;
   uv_mutex_t lock;
   uv_cond_t work;     /* a task was queued */
   uv_cond_t idle;     /* a task ended */
   fh_task *head, *tail;
   unsigned threads, waiting, max;
   int exiting;        /* the process is exiting: no more tasks run */
-} pool = { UV_ONCE_INIT };
+} pool;
 
 #ifndef _WIN32
 /* At process exit, before OpenSSL's own atexit cleanup (registered before
@@ -207,7 +207,7 @@ static struct fh_pool_env *pool_env(napi_env env, fh_state *st) {
   napi_value name;
 
   if (pe != NULL) return pe;
-  uv_once(&pool.once, pool_init);
+  uv_once(&pool_once, pool_init);
   if (pool.max == 0 || (pe = calloc(1, sizeof(*pe))) == NULL) goto fail;
   if (napi_create_string_utf8(env, "fast-hash stream", NAPI_AUTO_LENGTH,
                               &name) != napi_ok ||
