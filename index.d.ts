@@ -55,7 +55,7 @@ export interface HashOptions {
  * to 1,023 more `hash`/`hmac`/`verifyHmac`/`HmacKey` calls on a thread may
  * run as before the switch (the addon asks OpenSSL every 1,024th call); any
  * call that looks up a new name, makes an `HmacKey` or starts a `hashMany`,
- * async or file digest applies it at once. See the README, "FIPS mode".
+ * async or file digest applies it at once. See docs/api.md, "FIPS mode".
  */
 export function hash(
   algorithm: string,
