@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: calls the native binding directly
 // The native binding called directly, as no user can through the shim: its
 // own rule is that anything at all throws a coded error instead of crashing.
 // Each case runs in a child process (a regression would crash the runner).
@@ -102,7 +103,7 @@ function defineTests() {
       assert.strictEqual(out.trim(), 'ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE');
     });
 
-    // src/bench.c (the benchmarks' ceilings) is compiled into
+    // benchmark/ceiling/bench.c (the benchmarks' ceilings) is compiled into
     // benchmark/ceiling's addon only. The names are looked for in the
     // binary's bytes too: an unstripped build (build/Release) names
     // bench.c's functions in its symbol table even where module.c leaves
