@@ -9,8 +9,10 @@
 //   // @native-only: <why>
 // (binding internals, the C build, the package, the sources). A new file
 // then runs here unless it says otherwise; test/test-js.test.js checks that
-// every test file is run here, marked, or one of npm run test:long's (the
-// limits and soak files, run on the addon only, for their time).
+// every test file is run here, marked, or one of npm run test:long's
+// (test/long/: limits, soak, fuzzers, worker cycles; left out here for
+// npm test's time, and run on the JS implementation by the matrix's js
+// rows).
 //
 //   node scripts/test-js.js [mocha options]   runs them
 //   node scripts/test-js.js --list            prints the files, runs nothing

@@ -284,8 +284,8 @@ function mocharc() {
 }
 
 // npm test's spec files and npm run test:long's (.mocharc.long.json: the
-// limits and soak files, out of npm test for its time): the matrix runs
-// both, its skips apply to both.
+// limits, soak, fuzzer and worker-cycle files, out of npm test for its
+// time): the matrix runs both, its skips apply to both.
 function allSpecs() {
   const long = JSON.parse(fs.readFileSync(path.join(ROOT, '.mocharc.long.json'), 'utf8'));
   return [...[].concat(mocharc().spec), ...[].concat(long.spec)];
