@@ -8,6 +8,7 @@
       "target_name": "fast_hash",
       "sources": [
         "src/module.c",
+        "src/env.c",
         "src/error.c",
         "src/args.c",
         "src/algs.c",

@@ -1,7 +1,8 @@
 'use strict';
 // npm run lint: ESLint over the JavaScript (eslint.config.js) and the
-// clang-format check of the C in src/ (.clang-format, with --dry-run
-// --Werror: a file clang-format would change fails). Both tools are
+// clang-format check of the C in src/ and benchmark/ceiling/bench.c
+// (.clang-format, with --dry-run --Werror: a file clang-format would change
+// fails). Both tools are
 // devDependencies (eslint; clang-format-node ships the clang-format binary),
 // so a fresh clone needs nothing past `npm ci`. test/lint.test.js runs this
 // in `npm test`.
@@ -40,15 +41,21 @@ function clangFormatBinary() {
   return getClangFormatPath(process.platform, process.arch);
 }
 
+// The addon's C, and the benchmarks' ceilings compiled with it.
+const C_ELSEWHERE = [path.join('benchmark', 'ceiling', 'bench.c')];
+
 function clangFormat(fix) {
-  const files = fs.readdirSync(SRC).filter((f) => /\.[ch]$/.test(f)).sort().map((f) => path.join('src', f));
+  const files = [
+    ...fs.readdirSync(SRC).filter((f) => /\.[ch]$/.test(f)).sort().map((f) => path.join('src', f)),
+    ...C_ELSEWHERE,
+  ];
   const args = fix ? ['-i', ...files] : ['--dry-run', '--Werror', ...files];
   const res = spawnSync(clangFormatBinary(), ['--style=file', ...args], { cwd: ROOT, encoding: 'utf8' });
   if (res.error) throw res.error;
   process.stdout.write(res.stdout);
   process.stderr.write(res.stderr);
   if (res.status !== 0 && !fix) {
-    console.error(`clang-format: src/ differs from .clang-format (node scripts/lint.js --c --fix rewrites it)`);
+    console.error(`clang-format: the C differs from .clang-format (node scripts/lint.js --c --fix rewrites it)`);
   }
   return res.status === 0;
 }

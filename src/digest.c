@@ -5,7 +5,8 @@
  * their provider's own functions and its provider context for them
  * (fh_direct): EVP_DigestInit would free and re-create that context on
  * every call. XOFs, forced or FIPS EVP and other threads use an
- * EVP_MD_CTX. */
+ * EVP_MD_CTX. The figures behind the low-level path: see
+ * benchmark/README.md, Figures behind design choices. */
 
 #include <string.h>
 
@@ -19,7 +20,7 @@
 /* Tails up to this many bytes after whole blocks go with their padding
  * through the compression function in one update, with no Final: one call
  * for all their blocks instead of an update, a buffered copy and a final
- * block. */
+ * block (see benchmark/README.md, Figures behind design choices). */
 #define FH_MD_SHORT 256
 
 static int fh_ll_init(fh_kind kind, fh_ll_ctx *c) {

@@ -75,7 +75,7 @@ typedef struct {
   int evp_only;      /* force_evp or fips: no low-level path */
   uint32_t calls;    /* per-call FIPS checks are spaced by this counter */
   struct fh_hashers *hashers; /* hasher.c: this environment's hasher states */
-  napi_ref probe;    /* module.c: an empty JS function, made on first use */
+  napi_ref probe;    /* env.c: an empty JS function, made on first use */
   struct fh_pool_env *pool; /* pool.c: this environment's side of the
                                addon's threads, made at its first task */
 } fh_state;
@@ -103,7 +103,8 @@ void fh_state_follow_fips(fh_state *st);
  * call, so with `now` 0 it asks only every FH_FIPS_CHECK_EVERY calls (the
  * per-call paths); calls that fetch, make a key, or start a batch, an async
  * job or a file pass 1. Called by the two argument readers (fh_get_spec,
- * fh_hmac_key_get) and nowhere else; inline, as it runs on every call. */
+ * fh_hmac_key_get) and nowhere else; inline, as it runs on every call
+ * (see benchmark/README.md, Figures behind design choices). */
 static inline void fh_state_check_fips(fh_state *st, int now) {
   if (now || ++st->calls % FH_FIPS_CHECK_EVERY == 0) fh_state_follow_fips(st);
 }

@@ -25,7 +25,7 @@
  * assume the zeros are read, so it cannot drop them as dead stores. That is
  * OPENSSL_cleanse's guarantee at memset's speed (OPENSSL_cleanse stores 8
  * bytes per loop turn; at key-block sizes the difference shows in a short
- * HMAC). */
+ * HMAC: see benchmark/README.md, Figures behind design choices). */
 static inline void fh_wipe(void *p, size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
   /* A large wipe of a size the compiler knows would become `rep stos`,
@@ -89,7 +89,7 @@ typedef enum {
 
 #include "digest.h"
 
-/* (module.c) Whether this environment still runs JavaScript, asked by
+/* (env.c) Whether this environment still runs JavaScript, asked by
  * calling an empty JS function, which V8 refuses at its entry once a
  * worker's terminate() or the environment's end has begun. Long work on
  * the JS thread, and a thread-pool job about to queue its next slice, ask
@@ -453,7 +453,7 @@ napi_value fh_hash_async(napi_env env, napi_callback_info info);
 napi_value fh_hmac_async(napi_env env, napi_callback_info info);
 napi_value fh_hash_file(napi_env env, napi_callback_info info);
 
-/* ---- benchmarks only (bench.c) ------------------------------------------- */
+/* ---- benchmarks only (benchmark/ceiling/bench.c) ------------------------- */
 
 #ifdef FH_BENCH
 napi_value fh_bench_ceiling(napi_env env, napi_callback_info info);

@@ -10,23 +10,6 @@ static void finalize_state(napi_env env, void *data, void *hint) {
   fh_state_free(data);
 }
 
-int fh_env_running(napi_env env, fh_state *st) {
-  napi_value fn, script, global, ignored;
-
-  /* The reference is freed by Node-API with the environment. */
-  if (st->probe == NULL) {
-    if (napi_create_string_utf8(env, "(function () {})", NAPI_AUTO_LENGTH,
-                                &script) != napi_ok ||
-        napi_run_script(env, script, &fn) != napi_ok ||
-        napi_create_reference(env, fn, 1, &st->probe) != napi_ok)
-      return 0;
-  } else if (napi_get_reference_value(env, st->probe, &fn) != napi_ok) {
-    return 0;
-  }
-  return napi_get_global(env, &global) == napi_ok &&
-         napi_call_function(env, global, fn, 0, NULL, &ignored) == napi_ok;
-}
-
 /* { hex, base64, base64url, latin1, buffer } -> the IDs the entry points
  * take: the shim learns them here rather than repeating the enum. */
 static napi_value encoding_ids(napi_env env) {

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: counts the addon's native allocations (LD_PRELOAD), which the JS implementation has none of
 // No native heap allocation per call on the hot paths: hash() with Buffer or
 // short string input (the low-level structs and the provider path), hmac(),
 // HmacKey#digest and the hashers of createHasher() and hmacKey.createHasher(). Counted by the benchmark's LD_PRELOAD counter

@@ -1,10 +1,13 @@
 'use strict';
+// @native-only: calls the native binding directly
 // The native binding called directly, as no user can through the shim: its
 // own rule is that anything at all throws a coded error instead of crashing.
 // Each case runs in a child process (a regression would crash the runner).
-// The fuzzer is seeded: FAST_HASH_FUZZ_SEED=<n> replays a run, and
-// FAST_HASH_FUZZ_CALLS sets its length. `npm run test:sanitize` runs this
-// file against the ASan build; under valgrind by hand:
+// The child also runs the fuzzer (random arguments to every function),
+// whose test is test/long/binding-fuzz.test.js (npm run test:long, for its
+// time). The fuzzer is seeded: FAST_HASH_FUZZ_SEED=<n> replays a run, and
+// FAST_HASH_FUZZ_CALLS sets its length. `npm run test:sanitize` runs both
+// files against the ASan build; under valgrind by hand:
 //   valgrind node test/binding.test.js fuzz
 const assert = require('assert');
 const path = require('path');
@@ -102,7 +105,7 @@ function defineTests() {
       assert.strictEqual(out.trim(), 'ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE ERR_OUT_OF_RANGE');
     });
 
-    // src/bench.c (the benchmarks' ceilings) is compiled into
+    // benchmark/ceiling/bench.c (the benchmarks' ceilings) is compiled into
     // benchmark/ceiling's addon only. The names are looked for in the
     // binary's bytes too: an unstripped build (build/Release) names
     // bench.c's functions in its symbol table even where module.c leaves
@@ -127,13 +130,6 @@ function defineTests() {
       assert.strictEqual(run(['case', 'key-from-another-copy']).trim(), 'ERR_INVALID_ARG_TYPE x 16');
     });
 
-    it('random arguments of every type to every function: no crash, every error coded', function () {
-      const seed = Number(process.env.FAST_HASH_FUZZ_SEED) || (Math.random() * 2 ** 32) >>> 0;
-      const count = Number(process.env.FAST_HASH_FUZZ_CALLS) || 20000;
-      const res = JSON.parse(run(['fuzz', String(seed), String(count)]));
-      assert.strictEqual(res.count, 0,
-        `${res.count} uncoded errors (FAST_HASH_FUZZ_SEED=${seed} to replay):\n${res.failures.join('\n')}`);
-    });
   });
 }
 

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: scripts/build.js's build of the addon, by how the package is installed
 // scripts/build.js's isCheckout: only the package's own development
 // checkout builds loudly; a dependency is quiet however it is installed
 // (registry, tarball, scoped, folder, link, workspace, git).

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: scripts/build.js compiles the addon
 // scripts/build.js, the install step: an install never fails because the
 // addon cannot be built; a build someone asked for fails loudly.
 const assert = require('assert');

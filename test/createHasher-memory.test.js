@@ -1,6 +1,6 @@
 'use strict';
 // Hashers and memory: a million hashers dropped unfinished stay bounded (in
-// a child process with a time limit, as test/soak.test.js does for
+// a child process with a time limit, as test/long/soak.test.js does for
 // HmacKeys); and, on the addon, the store of native states: what it reports
 // to V8, stale and junk handles, lengths the binding checks itself.
 const assert = require('assert');

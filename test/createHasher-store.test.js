@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: the addon's store of hasher states, seen through binding.hasherStoreStats()
 // The addon's store of hasher states (src/hasher_store.c), seen through
 // the tokens it hands out and binding.hasherStoreStats(): slots are handed
 // out lowest first, also after a run of hashers has grown the store past a

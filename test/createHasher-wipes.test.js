@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: reads the addon's memory for its wipes (test/wipes-js.test.js is the JS implementation's)
 // Wiping, for streaming HMAC: the keyed states an HMAC hasher uses are in
 // memory while it lives and gone after digest() and after it is collected
 // unfinished, and so are the message bytes it stages. A child reads its own memory through /proc/self/mem

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: the addon's FIFO reads, stopped between slices (src/file.c); on the JS implementation the cases fail at their time limits
 // hashFile and hashFileSync of FIFOs: one whose writer is not yet there, one
 // whose writer is there and idle, and one fed endlessly in small writes (so
 // that every read comes short) never delay process.exit() or

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: packs and installs the package with this machine's prebuild
 const assert = require('assert');
 const path = require('path');
 const { spawnSync } = require('child_process');

@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: type-checks index.d.ts, which is the same whichever implementation runs
 const assert = require('assert');
 const path = require('path');
 const { spawnSync } = require('child_process');

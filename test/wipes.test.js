@@ -1,4 +1,5 @@
 'use strict';
+// @native-only: reads the addon's memory for its wipes (test/wipes-js.test.js is the JS implementation's)
 // Wiping: key blocks, keyed states and MACs do not stay behind in memory.
 // A child process reads its own memory through /proc/self/mem (Linux) and
 // looks for bytes only a missing wipe would leave: the HMAC key block

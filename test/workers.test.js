@@ -1,8 +1,10 @@
 'use strict';
 // The addon in worker_threads: eight at once, each checking every export
-// against node:crypto; 200 create/terminate cycles (many terminated while
-// busy) with RSS measured; workers terminated in the middle of a 64 MiB
-// hashAsync, of hashFile and hashFileSync of a big file.
+// against node:crypto; workers terminated in the middle of a 64 MiB
+// hashAsync, of hashFile and hashFileSync of a big file. The child also
+// runs the 'cycles' case (200 create/terminate cycles, many terminated while
+// busy, with RSS measured), whose test is test/long/workers-cycles.test.js
+// (npm run test:long, for its time).
 //
 // Every case runs in a child process (this file, run with a case name and
 // --expose-gc): a crash (SIGSEGV, SIGABRT from a failed CHECK in Node) is a
@@ -19,17 +21,7 @@ const MIB = 2 ** 20;
 function defineTests() {
   const assert = require('assert');
   const { childResult } = require('./child');
-
-  // glibc's malloc raises its mmap threshold (up to 32 MiB) as large
-  // blocks are freed, and then keeps freed 8-64 MiB Buffers and copies in
-  // its per-thread arenas: RSS after 200 cycles then jumps by tens of MB
-  // now and then (41 MB once in 9 runs) with nothing leaked. A fixed
-  // threshold returns every large block at free(), so RSS follows live
-  // memory; a block that leaks stays mapped and counted. (Other C
-  // libraries ignore the variable.)
-  const ENV = {
-    GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=131072'].filter(Boolean).join(':'),
-  };
+  const { FIXED_MMAP_ENV: ENV } = require('./common');
 
   function child(name, timeoutMs) {
     const started = Date.now();
@@ -48,21 +40,6 @@ function defineTests() {
         assert.strictEqual(w.exitCode, 0, `worker ${w.id} exited with ${w.exitCode}`);
         for (const name of EXPORTS) assert.ok(w.perExport[name] > 100, `worker ${w.id} made ${w.perExport[name]} ${name} calls`);
       }
-    });
-
-    // 40 MB: far below what any leak of a cycle's environment, jobs or keys adds, far above the noise (benchmark/README.md, "Worker cycles").
-    it('200 create/terminate cycles (most terminated while busy) leave RSS flat (< 40 MB from cycle 20 to 200)', function () {
-      // Not under AddressSanitizer: its allocator keeps per-thread caches and
-      // shadow memory for every thread it has seen, so 200 worker threads
-      // grow RSS by over 100 MB with or without fast-hash (the uninstrumented
-      // run and valgrind's leak check cover this).
-      if (/libasan/.test(process.env.LD_PRELOAD || '')) this.skip();
-      this.timeout(180000);
-      const { report, errors, bad } = child('cycles', 170000);
-      assert.deepStrictEqual(errors.slice(0, 3), [], `${errors.length} worker errors`);
-      assert.deepStrictEqual(bad, [], 'wrong results in workers');
-      assert.strictEqual(report.cycles, 200);
-      assert.ok(report.growthMB < 40, `RSS grew ${report.growthMB} MB from cycle 20 to 200`);
     });
 
     it('terminate() in the middle of a 64 MiB hashAsync does not crash; the main thread keeps hashing correctly', function () {

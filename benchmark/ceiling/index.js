@@ -1,10 +1,10 @@
 'use strict';
 // The addon of the benchmarks' ceilings: fast_hash_bench.node, the shipped
-// addon's sources, defines and flags plus src/bench.c (benchCeiling,
+// addon's sources, defines and flags plus ./bench.c (benchCeiling,
 // benchCall, benchHmac, benchHmacKey), compiled by ./binding.gyp into
 // ./build. The shipped binary has no benchmark exports; only the benchmarks
 // build this one, on first use and again whenever it is older than anything
-// it is compiled from (src/*.c, src/*.h, either binding.gyp). node-gyp's
+// it is compiled from (src/*.c, src/*.h, ./bench.c, either binding.gyp). node-gyp's
 // output goes to stderr, so what a benchmark prints on stdout is the same
 // whether or not it compiled first.
 //
@@ -31,6 +31,7 @@ function inputs() {
   return [
     ...fs.readdirSync(src).filter((f) => /\.[ch]$/.test(f)).map((f) => path.join(src, f)),
     path.join(ROOT, 'binding.gyp'),
+    path.join(HERE, 'bench.c'),
     path.join(HERE, 'binding.gyp'),
   ];
 }

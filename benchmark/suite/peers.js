@@ -7,7 +7,7 @@
 // fast-hash runs whichever implementation lib/binding.js picks
 // (FAST_HASH_IMPLEMENTATION=js|native); the ceiling is always the native
 // code's, from the benchmarks' own addon (benchmark/ceiling: the shipped
-// addon plus src/bench.c, compiled on first use), so js rows are measured
+// addon plus its bench.c, compiled on first use), so js rows are measured
 // against the same digest alone. Where it cannot load (Bun, Deno, no
 // compiler) there is no ceiling.
 

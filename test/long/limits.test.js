@@ -18,7 +18,7 @@
 // file takes 46 s when the machine is quiet, 85-110 s when it is busy.
 
 const path = require('path');
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
 
@@ -26,7 +26,7 @@ const MIB = 2 ** 20;
 
 function defineTests() {
   const assert = require('assert');
-  const { childResult } = require('./child');
+  const { childResult } = require('../child');
 
   // Runs a case in a child; a signal or a non-zero exit fails the test with
   // the child's stderr. Returns the child's result, or skips the test.
@@ -124,7 +124,7 @@ async function timedAsync(times, label, fn) {
 // `write(offset, bytes)`): dense around the 2^31 and 2^32 boundaries and the
 // ends, sparse elsewhere.
 function markers(size, write) {
-  const { bytes } = require('./common');
+  const { bytes } = require('../common');
   const dense = 64 * 1024;
   const at = new Set([0, size - dense]);
   for (const edge of [2 ** 31, 2 ** 32]) {
@@ -342,4 +342,4 @@ async function runChild(name, args) {
 }
 
 // Run as a child (a case name in argv), or loaded by mocha.
-require('./child').childEntry(module, ([name, ...args]) => runChild(name, args), defineTests);
+require('../child').childEntry(module, ([name, ...args]) => runChild(name, args), defineTests);

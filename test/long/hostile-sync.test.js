@@ -6,15 +6,15 @@
 // values and what each call must do: test/hostile/.
 const crypto = require('crypto');
 const fc = require('fast-check');
-const fh = require('..');
-const { hostileTest } = require('./hostile/harness');
-const { ALG, KEY, EXTRA, KEY_OPS } = require('./hostile/arbitraries');
-const { SYNC, macFor, buildArgs, runOne } = require('./hostile/calls');
-const { fmt, trace, Ctx, judge } = require('./hostile/judge');
+const fh = require('../..');
+const { hostileTest } = require('../hostile/harness');
+const { ALG, KEY, EXTRA, KEY_OPS } = require('../hostile/arbitraries');
+const { SYNC, macFor, buildArgs, runOne } = require('../hostile/calls');
+const { fmt, trace, Ctx, judge } = require('../hostile/judge');
 const {
   call, getterOf, algRef, optionsRef, dataRef, keyRef, macRef, macEncRef, macMatches, hmacOut, expectFrom,
-} = require('./hostile/oracle');
-const { make, fmtSpec } = require('./fixtures/hostile-values');
+} = require('../hostile/oracle');
+const { make, fmtSpec } = require('../fixtures/hostile-values');
 
 const protoOf = (k) => Object.getPrototypeOf(k);
 

@@ -7,13 +7,13 @@
 //
 // FAST_HASH_SOAK_CALLS sets the number of calls (default: DEFAULT_CALLS,
 // below, five million; e.g. `FAST_HASH_SOAK_CALLS=20000000 npx mocha
-// test/soak.test.js` for a longer run, whose time limit grows with it).
+// --no-config test/long/soak.test.js` for a longer run, whose time limit grows with it).
 //
 // A second test makes and drops HmacKeys in a loop with little other
 // garbage, and counts how many wait uncollected at once.
 
 const path = require('path');
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const MIB = 2 ** 20;
 
 // Five million by default: on the development machine (2 shared cores) the
@@ -27,8 +27,8 @@ const BATCH = 10000;
 
 function defineTests() {
   const assert = require('assert');
-  const { itNative } = require('./common');
-  const { childResult } = require('./child');
+  const { itNative } = require('../common');
+  const { childResult } = require('../child');
 
   const runKeys = () => childResult(__filename, ['keys'], { timeout: 110000 }).report;
 
@@ -419,4 +419,4 @@ async function runChild(totalCalls) {
 }
 
 // Run as a child (the number of calls in argv, or `keys`), or loaded by mocha.
-require('./child').childEntry(module, ([what]) => (what === 'keys' ? keysChild() : runChild(Number(what))), defineTests);
+require('../child').childEntry(module, ([what]) => (what === 'keys' ? keysChild() : runChild(Number(what))), defineTests);
