@@ -11,12 +11,15 @@ const binding = require('./binding');
 const {
   ENC_HEX, ENC_BUFFER, ENCODING_NAMES, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
-  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac, allocOutput, keyMac,
-  macEncodingId, macValue,
+  toBytes, toKeyBytes, wipeKey, toPath, macEncodingId, macValue, comparedAs,
   guarded, wholeView, arrayLength,
 } = require('./args');
-const { makeError, invalidArgType, keyDestroyed } = require('./errors');
-const { createHasher, hmacHasher, keyedHasher, plainHasher } = require('./hasher');
+const {
+  fromBuffer, fromSecret, macScratch, takeMac, allocOutput, filledBy, jobEncoding, settle,
+} = require('./results');
+const { invalidArgType } = require('./errors');
+const { createHasher, plainHasher } = require('./hasher');
+const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
 
 // The name of the previous hash() call and its entry: the common case is one
@@ -64,7 +67,7 @@ function hashWith(cached, algorithm, data, options) {
   const alg = cached ?? hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
   if (isNativeText(encoding)) return binding.hash(alg.id, encoding, data, length);
-  return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
+  return fromBuffer(filledBy(binding.hash, alg.id, data, length, length), encoding);
 }
 
 // A digest as a Buffer. Its own size comes from Buffer's pool: only an
@@ -85,15 +88,6 @@ let lastEncodingText = 'hex';
 // whose entry names a `shot` / `macShot`: one function fewer between the
 // caller and crypto.hash, a Bun class or createHmac.
 const { shot, macShot } = binding;
-
-// The 'buffer' result of fn(algId, ENC_BUFFER, a, b, out), `length` bytes:
-// the binding fills a Buffer made here (a pooled Buffer costs less than one
-// made in C).
-function bytes(fn, algId, a, b, length) {
-  const out = allocOutput(length);
-  fn(algId, ENC_BUFFER, a, b, out);
-  return out;
-}
 
 function hashAlgorithm(name) {
   const alg = lookupAlgorithm(name, hash);
@@ -162,134 +156,6 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
     mac = macValue(mac, encoding, verifyHmac);
     const alg = hmacAlgorithm(algorithm, verifyHmac);
     return binding.hmacVerify(alg.id, comparedAs(encoding), key, data, mac);
-  } finally {
-    if (key !== original) wipeKey(original, key);
-  }
-}
-
-const kConstruct = Symbol('fast-hash HmacKey');
-let streamHasher; // (hmacKey) => a Hasher with its own copy of the states; set in the class
-
-// HMAC states keyed once: each digest costs the message blocks plus one outer
-// block. Usable on the thread that created it.
-class HmacKey {
-  #handle;
-  #algorithm;
-  #size;
-  #destroyed = false;
-  // What the hashers made from this key hold until they have a state of
-  // their own (see hasher.js): the handle, and whether destroy() has wiped
-  // it. destroy() does not wait for them: a hasher may be dropped unfinished
-  // and never give its lease back, and the key must be wiped now. Such a
-  // hasher refuses use from then on.
-  #lease;
-
-  constructor(token, handle, alg) {
-    if (token !== kConstruct) {
-      throw makeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR',
-        'Illegal constructor: use createHmacKey()', HmacKey);
-    }
-    this.#handle = handle;
-    this.#algorithm = alg.name;
-    this.#size = alg.size;
-    this.#lease = { handle, live: true };
-  }
-
-  static {
-    // A hasher with a copy of the key's states, for a stream digest, which
-    // a later destroy() must not touch.
-    streamHasher = (key) => keyedHasher(key.#handle, { name: key.#algorithm, size: key.#size, xof: false });
-  }
-
-  // `#handle in x` throws for primitives: a method taken off its object
-  // (`const { digest } = key`) must still get a coded error.
-  static #isKey(value) {
-    return value !== null && typeof value === 'object' && #handle in value;
-  }
-
-  get algorithm() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('algorithm');
-    return this.#algorithm;
-  }
-
-  digest(data, options) {
-    if (!HmacKey.#isKey(this)) throw invalidThis('digest');
-    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
-      data = toBytes(data, 'data', this.digest);
-    }
-    const encoding = options === undefined ? ENC_HEX :
-      parseOptions(options, false, this.digest).encoding;
-    if (this.#destroyed) throw destroyed(this.digest);
-    return keyMac(this.#handle, this.#size, data, encoding);
-  }
-
-  verify(data, mac, macEncoding) {
-    if (!HmacKey.#isKey(this)) throw invalidThis('verify');
-    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
-      data = toBytes(data, 'data', this.verify);
-    }
-    const encoding = macEncodingId(macEncoding, this.verify);
-    const value = macValue(mac, encoding, this.verify);
-    if (this.#destroyed) throw destroyed(this.verify);
-    return binding.hmacKeyVerify(this.#handle, comparedAs(encoding), data, value);
-  }
-
-  // A streaming HMAC (a Hasher) started from the keyed states.
-  createHasher() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('createHasher');
-    if (this.#destroyed) throw destroyed(this.createHasher);
-    return hmacHasher(this.#lease, { name: this.#algorithm, size: this.#size, xof: false });
-  }
-
-  // The HMAC of everything `source` yields (stream.js), from a hasher with
-  // its own copy of the states, made now: a later destroy() does not touch
-  // it.
-  digestStream(source, options) {
-    try {
-      if (!HmacKey.#isKey(this)) throw invalidThis('digestStream');
-      const kind = sourceKind(source, this.digestStream);
-      const spec = streamOptions(options, false, this.digestStream);
-      if (this.#destroyed) throw destroyed(this.digestStream);
-      return digestSource(streamHasher(this), true, source, kind, spec);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
-  // Wipes the keyed states now rather than at garbage collection. Later
-  // digest(), verify() and createHasher() calls throw ERR_INVALID_STATE, as
-  // does a hasher made from the key that has no state of its own yet;
-  // destroy() again does nothing.
-  destroy() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('destroy');
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    this.#lease.live = false;
-    binding.hmacKeyDestroy(this.#handle);
-  }
-
-  get [Symbol.toStringTag]() {
-    return 'HmacKey';
-  }
-}
-
-function invalidThis(what) {
-  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);
-}
-
-const destroyed = keyDestroyed;
-
-function createHmacKey(algorithm, key) {
-  return makeHmacKey(algorithm, key, createHmacKey);
-}
-
-function makeHmacKey(algorithm, key, caller) {
-  checkAlgorithm(algorithm, caller);
-  const original = key;
-  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, caller);
-  try {
-    const alg = hmacAlgorithm(algorithm, caller);
-    return new HmacKey(kConstruct, binding.hmacKeyNew(alg.id, key), alg);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -407,15 +273,6 @@ function digestSpec(algorithm, options, caller) {
   return { alg, encoding, length: outputLength(alg, requested, caller) };
 }
 
-// The encoding for async jobs and files: one the binding makes itself, else
-// a Buffer (turned into text here).
-const jobEncoding = (encoding) => (typeof encoding === 'number' ? encoding : ENC_BUFFER);
-const settle = (promise, encoding) =>
-  (typeof encoding === 'number' ? promise : promise.then((out) => fromBuffer(out, encoding)));
-// A MAC's encoding for the binding: one it decodes, or (bytes decoded here)
-// any, as the binding then only compares.
-const comparedAs = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
-
 function hashAsync(algorithm, data, options) {
   try {
     checkAlgorithm(algorithm, hashAsync);
@@ -462,7 +319,7 @@ function hashFileSync(algorithm, path, options) {
   path = toPath(path, hashFileSync);
   const { alg, encoding, length } = digestSpec(algorithm, options, hashFileSync);
   if (isNativeText(encoding)) return binding.hashFileSync(alg.id, encoding, path, length);
-  return fromBuffer(bytes(binding.hashFileSync, alg.id, path, length, length), encoding);
+  return fromBuffer(filledBy(binding.hashFileSync, alg.id, path, length, length), encoding);
 }
 
 let hashNames;

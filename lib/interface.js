@@ -3,7 +3,12 @@
 // name with its signature. test/binding-conformance.test.js checks both
 // implementations against it.
 const INTERFACE = Object.freeze({
-  implementation: "'native' | 'js'",
+  implementation: "'native' | 'js' (for messages and the public `implementation`; the shim branches on the flags below, never on this)",
+  releasesHandles: 'boolean: whether a hasher handle dropped unfinished must be given back with hasherFree (true: ' +
+    'handles name slots of a store, which the shim frees for hashers collected unfinished; false: garbage collection ' +
+    'reclaims them)',
+  knowsOnlyNodeNames: "boolean: whether resolve() knows only the names node:crypto takes (true: the binding is the " +
+    "runtime's node:crypto; false: it knows OpenSSL's, and the shim asks node:crypto about each new name)",
   stageBytes: 'number: how many bytes of short hasher parts the shim gathers before sending them (0 where ' +
     "the runtime's own incremental hasher costs less than the gathering)",
   macStageBytes: 'number: the same for HMAC hashers',

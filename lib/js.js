@@ -1026,6 +1026,8 @@ function runtimeCalls(algId) {
 
 module.exports = {
   implementation: 'js',
+  releasesHandles: false,
+  knowsOnlyNodeNames: true,
   shot: SHOT,
   macShot: MAC_SHOT,
   stageBytes: STAGE_BYTES,

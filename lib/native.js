@@ -13,4 +13,4 @@ const addon = require('node-gyp-build')(require('path').join(__dirname, '..'));
 const forced = process.env.FAST_HASH_FORCE_EVP === '1';
 if (forced) addon.forceEvp();
 
-module.exports = { ...addon, evpOnly: addon.evpOnly || forced, implementation: 'native', shot: undefined, macShot: undefined, stageBytes: 256, macStageBytes: 256 };
+module.exports = { ...addon, evpOnly: addon.evpOnly || forced, implementation: 'native', releasesHandles: true, knowsOnlyNodeNames: false, shot: undefined, macShot: undefined, stageBytes: 256, macStageBytes: 256 };

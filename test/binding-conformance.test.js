@@ -210,6 +210,19 @@ describe('the binding: both implementations have one shape', () => {
         assert.strictEqual(b.implementation, name);
       });
 
+      it('says by its flags, not its name, what the shim must do for it', () => {
+        const b = load();
+        assert.strictEqual(typeof b.releasesHandles, 'boolean');
+        assert.strictEqual(typeof b.knowsOnlyNodeNames, 'boolean');
+        // node:crypto refuses KECCAK-KMAC-128, an internal digest OpenSSL 3 fetches.
+        if (b.knowsOnlyNodeNames) assert.strictEqual(b.resolve('KECCAK-KMAC-128'), undefined);
+        // A handle that must be given back is freed by hasherFree, and only once.
+        const h = b.hasherNew(idsOf(b)[0]('sha256'), 32);
+        b.hasherFree(h);
+        b.hasherFree(h);
+        assert.throws(() => b.hasherUpdate(h, 'x'), { code: 'ERR_CRYPTO_HASH_FINALIZED' });
+      });
+
       for (const [what, run, want] of ROWS) {
         it(what, async () => {
           const b = load();
