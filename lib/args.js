@@ -1,7 +1,8 @@
 'use strict';
 // Argument rules shared by every public function: algorithm names and
 // encodings become small integer IDs (looked up once, cached), data and keys
-// become something the C side reads directly.
+// become something the binding reads directly. Contract: every error has
+// node:crypto's code and wording; results are shaped in results.js.
 
 // node:crypto is required where it is used, so that the fast-hash command,
 // which needs it only for uncommon names, starts without loading it.

@@ -1,15 +1,19 @@
 'use strict';
-// The shim: cheap argument checks, then names -> small integer IDs (looked
-// up once, cached), then one call into the binding (binding.js: the C addon,
+// The package's entry (with index.mjs) and the shim's public functions:
+// cheap argument checks (args.js), then names -> small integer IDs (looked
+// up once, cached), then one call into the binding (binding/: the C addon,
 // or the JavaScript implementation where it cannot load), which digests and
-// encodes.
+// encodes; results shaped by results.js. The HmacKey class is in
+// hmac-key.js, the Hasher in hasher/, the stream digests in stream/.
+// Contract: every error keeps node:crypto's code and wording, with the
+// stack starting at the public function called.
 
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  ENC_HEX, ENC_BUFFER, ENCODING_NAMES, isNativeText, DATA_TYPES,
+  ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, macEncodingId, macValue, comparedAs,
   guarded, wholeView, arrayLength,
@@ -38,31 +42,29 @@ function hash(algorithm, data, options) {
     data = toBytes(data, 'data', hash);
   }
   // Text in hex or the cached encoding goes through one call site, so that
-  // V8, weighing hash()'s calls by how often each ran, inlines the runtime's
-  // one-shot under it before the 'buffer' path's.
-  let enc = ENC_HEX, text = 'hex';
+  // the engine inlines the runtime's one-shot there first (benchmark/README.md,
+  // "Figures behind design choices in the code").
+  let enc = ENC_HEX;
   if (options !== undefined) {
     if (options !== lastEncodingName) {
       if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
       return hashWith(alg, algorithm, data, options);
     }
     enc = lastEncoding;
-    text = lastEncodingText;
   }
   if (alg === undefined) alg = hashAlgorithm(algorithm);
-  if (alg.shot !== undefined) return shot(alg.shot, data, text);
+  if (alg.shot !== undefined) return shot(alg.shot, enc, data, alg.size);
   return binding.hash(alg.id, enc, data, alg.size);
 }
 
 // hash() with any other options. A function of its own, so that hash()
-// stays short enough for V8 to inline it, and the runtime's call under it,
-// into the caller.
+// stays short enough for the engine to inline it, and the runtime's call
+// under it, into the caller.
 function hashWith(cached, algorithm, data, options) {
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (typeof options === 'string' && isNativeText(encoding)) {
     lastEncodingName = options;
     lastEncoding = encoding;
-    lastEncodingText = ENCODING_NAMES[encoding];
   }
   const alg = cached ?? hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
@@ -82,11 +84,10 @@ function hashBytes(alg, data) {
 // say), so a run of calls with it skips the option parsing.
 let lastEncodingName = 'hex';
 let lastEncoding = ENC_HEX;
-let lastEncodingText = 'hex';
-// The runtime's one-shot and HMAC chain (the JavaScript implementation's,
-// see interface.js), called from hash() and hmac() themselves for a digest
-// whose entry names a `shot` / `macShot`: one function fewer between the
-// caller and crypto.hash, a Bun class or createHmac.
+// The binding's shortest calls for text (binding/interface.js, `shot` and
+// `macShot`), taken by hash() and hmac() themselves for a digest whose
+// entry names a token: no function of the binding's between the caller
+// and the runtime's one-shot or HMAC chain.
 const { shot, macShot } = binding;
 
 function hashAlgorithm(name) {
@@ -110,14 +111,14 @@ function hmacAlgorithm(name, caller) {
 }
 
 // The commonest call (the last algorithm again, a string or view key and
-// data, hex) goes straight to the runtime's HMAC chain where the binding
-// has one (macShot): none of hmacAny()'s conversions or wiping apply to it,
-// and V8 then inlines the runtime's chain into the caller.
+// data, hex) goes straight to the binding's shortest call (macShot): none
+// of hmacAny()'s conversions or wiping apply to it, and the engine then
+// inlines the runtime's chain into the caller.
 function hmac(algorithm, key, data, options) {
   const alg = lastHmacAlg;
   if (algorithm === lastHmacName && options === undefined && alg !== undefined && alg.macShot !== undefined &&
     (typeof key === 'string' || ArrayBuffer.isView(key)) && (typeof data === 'string' || ArrayBuffer.isView(data))) {
-    return macShot(alg.macShot, key, data, 'hex');
+    return macShot(alg.macShot, ENC_HEX, key, data);
   }
   return hmacAny(algorithm, key, data, options);
 }
@@ -133,7 +134,7 @@ function hmacAny(algorithm, key, data, options) {
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) {
-      if (alg.macShot !== undefined) return macShot(alg.macShot, key, data, ENCODING_NAMES[encoding]);
+      if (alg.macShot !== undefined) return macShot(alg.macShot, encoding, key, data);
       return binding.hmac(alg.id, encoding, key, data);
     }
     const scratch = macScratch(alg.size);
@@ -258,9 +259,9 @@ function callMany(algId, encoding, length, into, values, start, count) {
 }
 const ReflectApply = Reflect.apply;
 
-// Elements go to C as arguments (reading them from an array through
-// Node-API costs more than a short digest); this many per call keeps the
-// argument list well inside V8's stack.
+// Elements go to the binding as arguments (reading them from an array
+// through Node-API costs more than a short digest: benchmark/README.md);
+// this many per call keeps the argument list well inside the stack.
 const MANY_CHUNK = 1024;
 const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
 

@@ -58,8 +58,8 @@ function stageShot(id, stage, n, length, encoding) {
 
 // ---- MACs -------------------------------------------------------------------
 // The binding fills this thread's scratch for a MAC's length: a small new
-// Buffer lives on V8's heap, and C filling it first moves it off, which
-// costs more than the MAC. takeMac() then copies the bytes into a new Buffer
+// Buffer lives on the engine's heap, and the addon filling it first moves
+// it off, which costs more than the MAC (benchmark/README.md). takeMac() then copies the bytes into a new Buffer
 // (or makes the text) and wipes the scratch. Each length has its own
 // ArrayBuffer, outside Buffer's pool.
 const scratchViews = [];

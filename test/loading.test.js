@@ -120,7 +120,7 @@ describe('implementation', function () {
   // reader, whose message names the data.
   (otherRuntime ? it.skip : it)('the addon, forced, takes strings and refuses junk data, keys and outputs with a coded error naming the argument, on this Node without aborting', function () {
     const res = child({ FAST_HASH_IMPLEMENTATION: 'native' }, `
-      const b = require(${JSON.stringify(path.join(root, 'lib', 'native.js'))});
+      const b = require(${JSON.stringify(path.join(root, 'lib', 'binding', 'native.js'))});
       const op = b.resolve('sha256').id;
       const { hex, buffer } = b.encodings;
       const key = b.hmacKeyNew(op, Buffer.from('k'));

@@ -55,8 +55,8 @@ const MAC_STAGE = binding.macStageBytes;
 const allocUnsafe = Buffer.allocUnsafe;
 const EMPTY = new Uint8Array(0);
 // The stage of the last hasher finished, for the next to take: a loop of
-// hashers allocates none. (One, not a list: a list's push and pop cost a
-// visible part of a short digest.) HMAC hashers have theirs, wiped.
+// hashers allocates none. (One, not a list, whose push and pop cost more:
+// benchmark/README.md.) HMAC hashers have theirs, wiped.
 let spare;
 let macSpare;
 

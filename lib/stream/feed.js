@@ -17,9 +17,10 @@ const { viewLength, viewSlice } = require('../views');
 const { makeError } = require('../errors');
 
 // ---- batches --------------------------------------------------------------
-// A batch goes off to be hashed when it is full. A thread-pool job costs
-// tens of microseconds of hand-over each way (as much as hashing 64 KiB),
-// so batches are large: a stream's first is MIN bytes (short streams, the
+// A batch goes off to be hashed when it is full. A thread-pool job's
+// hand-over costs what hashing tens of KiB does (figures: benchmark/README.md,
+// "Figures behind design choices in the code"), so batches are large: a
+// stream's first is MIN bytes (short streams, the
 // common case, never need more), and each next one four times the last, up
 // to BIG, so hashing starts early and a long stream costs one job per BIG
 // bytes, while no job holds a pool thread for longer than hashing BIG bytes
@@ -33,9 +34,9 @@ const { makeError } = require('../errors');
 // WeakRefs: a batch is reused if no full collection has come since, and
 // is otherwise collected as any garbage is, so keeping them holds no
 // memory that dropping them would not. Allocating batches afresh for each
-// stream is what costs: V8 counts their memory as external, and megabytes
-// of it per stream start full collections, which on a large heap take tens
-// of milliseconds of the main thread each (benchmark/README.md, "Streams").
+// stream is what costs: the engine counts their memory as external, and
+// megabytes of it per stream start full collections of the main thread
+// (benchmark/README.md, "Streams" and "Figures behind design choices").
 const MIN = 64 * 1024;
 const BIG = 4 * 1024 * 1024;
 // Batches being hashed at once, at most: the binding's hasherUpdateAsync
@@ -67,7 +68,8 @@ function takeBatch(size) {
 // Strings no longer than this are written into the batch as they are;
 // longer ones are encoded first (a batch may not have room for them).
 const SHORT_TEXT = 1024;
-// Chunks this short are copied byte by byte: cheaper than set() below it.
+// Chunks this short are copied byte by byte, which costs less than set()
+// for them (benchmark/README.md, "Figures behind design choices").
 const TINY = 32;
 
 class Feed {
