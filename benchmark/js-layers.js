@@ -5,7 +5,7 @@
 // encoding from their ids, then node:crypto; and where the binding has
 // them, binding.shot / binding.macShot, the runtime's call that hash() and
 // hmac() make themselves), and the whole fast-hash call
-// (lib/index.js's or lib/hasher.js's checks, then the binding), timed
+// (lib/index.js's or lib/hasher/'s checks, then the binding), timed
 // interleaved in the same rounds as the suite times its cells. The steps
 // between the rows are the cost of each layer. The user's call is timed
 // twice, as two peers: how far the two copies differ is how far apart two
@@ -110,7 +110,7 @@ function hmacCase(size) {
 }
 
 // A hasher over two parts (half the size each): the runtime's createHash
-// chain, the binding's hasher functions as lib/hasher.js calls them with
+// chain, the binding's hasher functions as lib/hasher/hasher.js calls them with
 // nothing staged, and createHasher's chain. A staging runtime (Node) folds
 // the parts into one one-shot, so there the binding row is not its path.
 const CHAIN = 'const chain = () => { const h = bnew(id, 32); bupdate(h, a); bupdate(h, b); return bdigest(h, hex, a, 0); };';
