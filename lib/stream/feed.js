@@ -18,9 +18,9 @@ const { makeError } = require('../errors');
 
 // ---- batches --------------------------------------------------------------
 // A batch goes off to be hashed when it is full. A thread-pool job's
-// hand-over costs what hashing tens of KiB does (figures: benchmark/README.md,
-// "Figures behind design choices in the code"), so batches are large: a
-// stream's first is MIN bytes (short streams, the
+// hand-over each way costs as much as hashing a sizeable batch does
+// (figures: benchmark/README.md, "Figures behind design choices in the
+// code"), so batches are large: a stream's first is MIN bytes (short streams, the
 // common case, never need more), and each next one four times the last, up
 // to BIG, so hashing starts early and a long stream costs one job per BIG
 // bytes, while no job holds a pool thread for longer than hashing BIG bytes
