@@ -1,11 +1,11 @@
 'use strict';
 // Where the time of the js implementation goes: for each case (digests,
 // HMAC, a hasher over two parts), the call a user would write instead
-// (node:crypto), the js binding called directly (lib/js.js: algorithm and
+// (node:crypto), the js binding called directly (lib/binding/js/: algorithm and
 // encoding from their ids, then node:crypto; and where the binding has
 // them, binding.shot / binding.macShot, the runtime's call that hash() and
 // hmac() make themselves), and the whole fast-hash call
-// (lib/index.js's or lib/hasher.js's checks, then the binding), timed
+// (lib/index.js's or lib/hasher/'s checks, then the binding), timed
 // interleaved in the same rounds as the suite times its cells. The steps
 // between the rows are the cost of each layer. The user's call is timed
 // twice, as two peers: how far the two copies differ is how far apart two
@@ -79,7 +79,7 @@ function digestCase(size, enc) {
       enc === 'buffer' ? peer('binding.hash', 'into(Buffer.allocUnsafe(32))', s, { prelude: INTO }) :
         peer('binding.hash', 'bhash(id, encId, data, 32)', s),
       // hash()'s own path for text where the binding has one (shot).
-      enc !== 'buffer' && shotName !== undefined && peer('binding.shot', 'bshot(shotName, data, enc)', s),
+      enc !== 'buffer' && shotName !== undefined && peer('binding.shot', 'bshot(shotName, encId, data, 32)', s),
       peer('fast-hash hash', `hash(alg, data${arg})`, s),
     ].filter(Boolean),
   };
@@ -102,7 +102,7 @@ function hmacCase(size) {
       peer('createHmac(KeyObject)', "crypto.createHmac(alg, keyObject).update(data).digest('hex')", s),
       peer('binding.hmac', 'bhmac(id, hex, key, data)', s),
       // hmac()'s own path where the binding has one (macShot).
-      macShotName !== undefined && peer('binding.macShot', "bmacShot(macShotName, key, data, 'hex')", s),
+      macShotName !== undefined && peer('binding.macShot', 'bmacShot(macShotName, hex, key, data)', s),
       peer('fast-hash hmac', 'hmac(alg, key, data)', s),
       peer('fast-hash HmacKey#digest', 'hk.digest(data)', s),
     ].filter(Boolean),
@@ -110,7 +110,7 @@ function hmacCase(size) {
 }
 
 // A hasher over two parts (half the size each): the runtime's createHash
-// chain, the binding's hasher functions as lib/hasher.js calls them with
+// chain, the binding's hasher functions as lib/hasher/hasher.js calls them with
 // nothing staged, and createHasher's chain. A staging runtime (Node) folds
 // the parts into one one-shot, so there the binding row is not its path.
 const CHAIN = 'const chain = () => { const h = bnew(id, 32); bupdate(h, a); bupdate(h, b); return bdigest(h, hex, a, 0); };';

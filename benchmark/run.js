@@ -13,7 +13,7 @@
 // Prints a table per question, then headline lines; writes JSON and an SVG
 // chart to benchmark/results/ (and benchmark/chart.svg after a full run).
 //
-// fast-hash is whichever implementation lib/binding.js picks:
+// fast-hash is whichever implementation lib/binding/index.js picks:
 // FAST_HASH_IMPLEMENTATION=js measures the JavaScript one (over node:crypto)
 // against the same peers and the native addon's ceiling. The header, every
 // table title, the headlines and the JSON say which was measured.

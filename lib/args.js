@@ -1,7 +1,8 @@
 'use strict';
 // Argument rules shared by every public function: algorithm names and
 // encodings become small integer IDs (looked up once, cached), data and keys
-// become something the C side reads directly.
+// become something the binding reads directly. Contract: every error has
+// node:crypto's code and wording; results are shaped in results.js.
 
 // node:crypto is required where it is used, so that the fast-hash command,
 // which needs it only for uncommon names, starts without loading it.
@@ -10,6 +11,7 @@ const {
 } = require('util').types;
 const { Buffer, constants: { MAX_LENGTH } } = require('buffer');
 const binding = require('./binding');
+const { hasZeroByte } = require('./views');
 const {
   makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest,
 } = require('./errors');
@@ -47,71 +49,9 @@ function encodingId(encoding, name, caller) {
 // Whether the binding makes the string for this encoding itself.
 const isNativeText = (encoding) => typeof encoding === 'number' && encoding !== ENC_BUFFER;
 
-// Turns a result Buffer into what `encoding` asks for.
-function fromBuffer(out, encoding) {
-  if (encoding === ENC_BUFFER) return out;
-  return out.toString(typeof encoding === 'string' ? encoding : ENCODING_NAMES[encoding]);
-}
 // The binding's encoding IDs -> their names.
 const ENCODING_NAMES = [];
 for (const [name, id] of Object.entries(binding.encodings)) ENCODING_NAMES[id] = name;
-
-// ---- outputs ---------------------------------------------------------------------
-// A Buffer of n bytes for a digest to fill. V8's own "Array buffer
-// allocation failed" has no code: it gets the one the addon's allocation
-// failures have.
-function allocOutput(n) {
-  try {
-    return Buffer.allocUnsafe(n);
-  } catch (err) {
-    if (err === null || typeof err !== 'object' || err.code !== undefined) throw err;
-    throw makeError(RangeError, 'ERR_MEMORY_ALLOCATION_FAILED', `Failed to allocate ${n} bytes for the digest`);
-  }
-}
-
-// ---- MACs out -------------------------------------------------------------------
-// A MAC is a secret: the Buffer returned is its own (never a slice of the
-// shared pool, where any pooled Buffer's .buffer reaches it), and the bytes
-// only turned into text are wiped.
-//
-// The binding fills this thread's scratch for a MAC's length: a small new
-// Buffer lives on V8's heap, and C filling it first moves it off, which
-// costs more than the MAC. takeMac() then copies the bytes into a new Buffer
-// (or makes the text) and wipes the scratch. Each length has its own
-// ArrayBuffer, outside Buffer's pool.
-const scratchViews = [];
-
-// The scratch as a Buffer of exactly `length` bytes, for the binding to fill.
-const macScratch = (length) => (scratchViews[length] ||= Buffer.from(new ArrayBuffer(length)));
-
-// The filled scratch as `encoding` asks; the scratch is wiped either way.
-function takeMac(scratch, encoding) {
-  try {
-    if (encoding !== ENC_BUFFER) return fromBuffer(scratch, encoding);
-    const out = Buffer.alloc(scratch.length);
-    out.set(scratch);
-    return out;
-  } finally {
-    scratch.fill(0);
-  }
-}
-
-// A MAC in a Buffer of its own (from an async job) as `encoding` asks.
-function fromSecret(out, encoding) {
-  if (encoding === ENC_BUFFER) return out;
-  const text = fromBuffer(out, encoding);
-  out.fill(0);
-  return text;
-}
-
-// The MAC of data with the HmacKey binding handle `handle` (size: the
-// MAC's bytes) as `encoding` asks, kept as a secret.
-function keyMac(handle, size, data, encoding) {
-  if (isNativeText(encoding)) return binding.hmacKeyDigest(handle, encoding, data);
-  const scratch = macScratch(size);
-  binding.hmacKeyDigest(handle, ENC_BUFFER, data, scratch);
-  return takeMac(scratch, encoding);
-}
 
 // ---- algorithms -------------------------------------------------------------
 // name (as given) -> { id, size, block, xof, name }. Only names OpenSSL knows
@@ -141,7 +81,7 @@ function lookupAlgorithm(name, caller) {
 const TAKEN_BY_NODE = new Set(['sha1', 'sha224', 'sha256', 'sha384', 'sha512']);
 
 function nodeTakes(name, alg) {
-  if (binding.implementation === 'js') return true; // the binding is node:crypto
+  if (binding.knowsOnlyNodeNames) return true;
   if (TAKEN_BY_NODE.has(name)) return true;
   try {
     require('crypto').createHash(name, alg.xof ? { outputLength: alg.size } : undefined);
@@ -345,6 +285,10 @@ function macValue(mac, encoding, caller) {
   throw invalidArgType('mac', MAC_TYPES, mac, caller);
 }
 
+// A MAC's encoding for the binding: one it decodes, or (bytes decoded here)
+// any, as the binding then only compares.
+const comparedAs = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
+
 // ---- paths --------------------------------------------------------------------
 const { fileURLToPath } = require('url');
 const PATH_TYPES = 'of type string or an instance of Buffer or URL';
@@ -363,16 +307,12 @@ function isURL(value) {
   }
 }
 
-// The typed-array intrinsics: a subclass or a Buffer with another prototype
-// may override length or includes(), and running its code is not ours to do.
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-const byteLengthOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength').get;
-const bytesInclude = TypedArrayPrototype.includes;
-
+// A typed array's bytes are read through the intrinsics (views.js): a
+// subclass or a Buffer with another prototype may override length or
+// includes(), and running its code is not ours to do.
 function hasNul(path) {
   if (typeof path === 'string') return path.includes('\u0000');
-  // A detached array has no bytes (and includes() would throw on it).
-  return Reflect.apply(byteLengthOf, path, []) !== 0 && Reflect.apply(bytesInclude, path, [0]);
+  return hasZeroByte(path);
 }
 
 function toPath(path, caller) {
@@ -399,12 +339,6 @@ module.exports = {
   ENC_BUFFER,
   isNativeText,
   encodingId,
-  fromBuffer,
-  fromSecret,
-  macScratch,
-  allocOutput,
-  keyMac,
-  takeMac,
   lookupAlgorithm,
   lookupHmacAlgorithm,
   checkAlgorithm,
@@ -415,4 +349,5 @@ module.exports = {
   outputLength,
   macEncodingId,
   macValue,
+  comparedAs,
 };

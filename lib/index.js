@@ -1,22 +1,29 @@
 'use strict';
-// The shim: cheap argument checks, then names -> small integer IDs (looked
-// up once, cached), then one call into the binding (binding.js: the C addon,
+// The package's entry (with index.mjs) and the shim's public functions:
+// cheap argument checks (args.js), then names -> small integer IDs (looked
+// up once, cached), then one call into the binding (binding/: the C addon,
 // or the JavaScript implementation where it cannot load), which digests and
-// encodes.
+// encodes; results shaped by results.js. The HmacKey class is in
+// hmac-key.js, the Hasher in hasher/, the stream digests in stream/.
+// Contract: every error keeps node:crypto's code and wording, with the
+// stack starting at the public function called.
 
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
 const { isAnyArrayBuffer } = require('util').types;
 const binding = require('./binding');
 const {
-  ENC_HEX, ENC_BUFFER, ENCODING_NAMES, isNativeText, DATA_TYPES,
+  ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
-  toBytes, toKeyBytes, wipeKey, toPath, fromBuffer, fromSecret, macScratch, takeMac, allocOutput, keyMac,
-  macEncodingId, macValue,
+  toBytes, toKeyBytes, wipeKey, toPath, macEncodingId, macValue, comparedAs,
   guarded, wholeView, arrayLength,
 } = require('./args');
-const { makeError, invalidArgType, keyDestroyed } = require('./errors');
-const { createHasher, hmacHasher, keyedHasher, plainHasher } = require('./hasher');
+const {
+  fromBuffer, fromSecret, macScratch, takeMac, allocOutput, filledBy, jobEncoding, settle,
+} = require('./results');
+const { invalidArgType } = require('./errors');
+const { createHasher, plainHasher } = require('./hasher');
+const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
 
 // The name of the previous hash() call and its entry: the common case is one
@@ -35,36 +42,34 @@ function hash(algorithm, data, options) {
     data = toBytes(data, 'data', hash);
   }
   // Text in hex or the cached encoding goes through one call site, so that
-  // V8, weighing hash()'s calls by how often each ran, inlines the runtime's
-  // one-shot under it before the 'buffer' path's.
-  let enc = ENC_HEX, text = 'hex';
+  // the engine inlines the runtime's one-shot there first (benchmark/README.md,
+  // "Figures behind design choices in the code").
+  let enc = ENC_HEX;
   if (options !== undefined) {
     if (options !== lastEncodingName) {
       if (options === 'buffer') return hashBytes(alg ?? hashAlgorithm(algorithm), data);
       return hashWith(alg, algorithm, data, options);
     }
     enc = lastEncoding;
-    text = lastEncodingText;
   }
   if (alg === undefined) alg = hashAlgorithm(algorithm);
-  if (alg.shot !== undefined) return shot(alg.shot, data, text);
+  if (alg.shot !== undefined) return shot(alg.shot, enc, data, alg.size);
   return binding.hash(alg.id, enc, data, alg.size);
 }
 
 // hash() with any other options. A function of its own, so that hash()
-// stays short enough for V8 to inline it, and the runtime's call under it,
-// into the caller.
+// stays short enough for the engine to inline it, and the runtime's call
+// under it, into the caller.
 function hashWith(cached, algorithm, data, options) {
   const { encoding, length: requested } = parseOptions(options, true, hash);
   if (typeof options === 'string' && isNativeText(encoding)) {
     lastEncodingName = options;
     lastEncoding = encoding;
-    lastEncodingText = ENCODING_NAMES[encoding];
   }
   const alg = cached ?? hashAlgorithm(algorithm);
   const length = outputLength(alg, requested, hash);
   if (isNativeText(encoding)) return binding.hash(alg.id, encoding, data, length);
-  return fromBuffer(bytes(binding.hash, alg.id, data, length, length), encoding);
+  return fromBuffer(filledBy(binding.hash, alg.id, data, length, length), encoding);
 }
 
 // A digest as a Buffer. Its own size comes from Buffer's pool: only an
@@ -79,21 +84,11 @@ function hashBytes(alg, data) {
 // say), so a run of calls with it skips the option parsing.
 let lastEncodingName = 'hex';
 let lastEncoding = ENC_HEX;
-let lastEncodingText = 'hex';
-// The runtime's one-shot and HMAC chain (the JavaScript implementation's,
-// see interface.js), called from hash() and hmac() themselves for a digest
-// whose entry names a `shot` / `macShot`: one function fewer between the
-// caller and crypto.hash, a Bun class or createHmac.
+// The binding's shortest calls for text (binding/interface.js, `shot` and
+// `macShot`), taken by hash() and hmac() themselves for a digest whose
+// entry names a token: no function of the binding's between the caller
+// and the runtime's one-shot or HMAC chain.
 const { shot, macShot } = binding;
-
-// The 'buffer' result of fn(algId, ENC_BUFFER, a, b, out), `length` bytes:
-// the binding fills a Buffer made here (a pooled Buffer costs less than one
-// made in C).
-function bytes(fn, algId, a, b, length) {
-  const out = allocOutput(length);
-  fn(algId, ENC_BUFFER, a, b, out);
-  return out;
-}
 
 function hashAlgorithm(name) {
   const alg = lookupAlgorithm(name, hash);
@@ -116,14 +111,14 @@ function hmacAlgorithm(name, caller) {
 }
 
 // The commonest call (the last algorithm again, a string or view key and
-// data, hex) goes straight to the runtime's HMAC chain where the binding
-// has one (macShot): none of hmacAny()'s conversions or wiping apply to it,
-// and V8 then inlines the runtime's chain into the caller.
+// data, hex) goes straight to the binding's shortest call (macShot): none
+// of hmacAny()'s conversions or wiping apply to it, and the engine then
+// inlines the runtime's chain into the caller.
 function hmac(algorithm, key, data, options) {
   const alg = lastHmacAlg;
   if (algorithm === lastHmacName && options === undefined && alg !== undefined && alg.macShot !== undefined &&
     (typeof key === 'string' || ArrayBuffer.isView(key)) && (typeof data === 'string' || ArrayBuffer.isView(data))) {
-    return macShot(alg.macShot, key, data, 'hex');
+    return macShot(alg.macShot, ENC_HEX, key, data);
   }
   return hmacAny(algorithm, key, data, options);
 }
@@ -139,7 +134,7 @@ function hmacAny(algorithm, key, data, options) {
     const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) {
-      if (alg.macShot !== undefined) return macShot(alg.macShot, key, data, ENCODING_NAMES[encoding]);
+      if (alg.macShot !== undefined) return macShot(alg.macShot, encoding, key, data);
       return binding.hmac(alg.id, encoding, key, data);
     }
     const scratch = macScratch(alg.size);
@@ -162,134 +157,6 @@ function verifyHmac(algorithm, key, data, mac, macEncoding) {
     mac = macValue(mac, encoding, verifyHmac);
     const alg = hmacAlgorithm(algorithm, verifyHmac);
     return binding.hmacVerify(alg.id, comparedAs(encoding), key, data, mac);
-  } finally {
-    if (key !== original) wipeKey(original, key);
-  }
-}
-
-const kConstruct = Symbol('fast-hash HmacKey');
-let streamHasher; // (hmacKey) => a Hasher with its own copy of the states; set in the class
-
-// HMAC states keyed once: each digest costs the message blocks plus one outer
-// block. Usable on the thread that created it.
-class HmacKey {
-  #handle;
-  #algorithm;
-  #size;
-  #destroyed = false;
-  // What the hashers made from this key hold until they have a state of
-  // their own (see hasher.js): the handle, and whether destroy() has wiped
-  // it. destroy() does not wait for them: a hasher may be dropped unfinished
-  // and never give its lease back, and the key must be wiped now. Such a
-  // hasher refuses use from then on.
-  #lease;
-
-  constructor(token, handle, alg) {
-    if (token !== kConstruct) {
-      throw makeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR',
-        'Illegal constructor: use createHmacKey()', HmacKey);
-    }
-    this.#handle = handle;
-    this.#algorithm = alg.name;
-    this.#size = alg.size;
-    this.#lease = { handle, live: true };
-  }
-
-  static {
-    // A hasher with a copy of the key's states, for a stream digest, which
-    // a later destroy() must not touch.
-    streamHasher = (key) => keyedHasher(key.#handle, { name: key.#algorithm, size: key.#size, xof: false });
-  }
-
-  // `#handle in x` throws for primitives: a method taken off its object
-  // (`const { digest } = key`) must still get a coded error.
-  static #isKey(value) {
-    return value !== null && typeof value === 'object' && #handle in value;
-  }
-
-  get algorithm() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('algorithm');
-    return this.#algorithm;
-  }
-
-  digest(data, options) {
-    if (!HmacKey.#isKey(this)) throw invalidThis('digest');
-    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
-      data = toBytes(data, 'data', this.digest);
-    }
-    const encoding = options === undefined ? ENC_HEX :
-      parseOptions(options, false, this.digest).encoding;
-    if (this.#destroyed) throw destroyed(this.digest);
-    return keyMac(this.#handle, this.#size, data, encoding);
-  }
-
-  verify(data, mac, macEncoding) {
-    if (!HmacKey.#isKey(this)) throw invalidThis('verify');
-    if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
-      data = toBytes(data, 'data', this.verify);
-    }
-    const encoding = macEncodingId(macEncoding, this.verify);
-    const value = macValue(mac, encoding, this.verify);
-    if (this.#destroyed) throw destroyed(this.verify);
-    return binding.hmacKeyVerify(this.#handle, comparedAs(encoding), data, value);
-  }
-
-  // A streaming HMAC (a Hasher) started from the keyed states.
-  createHasher() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('createHasher');
-    if (this.#destroyed) throw destroyed(this.createHasher);
-    return hmacHasher(this.#lease, { name: this.#algorithm, size: this.#size, xof: false });
-  }
-
-  // The HMAC of everything `source` yields (stream.js), from a hasher with
-  // its own copy of the states, made now: a later destroy() does not touch
-  // it.
-  digestStream(source, options) {
-    try {
-      if (!HmacKey.#isKey(this)) throw invalidThis('digestStream');
-      const kind = sourceKind(source, this.digestStream);
-      const spec = streamOptions(options, false, this.digestStream);
-      if (this.#destroyed) throw destroyed(this.digestStream);
-      return digestSource(streamHasher(this), true, source, kind, spec);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
-  // Wipes the keyed states now rather than at garbage collection. Later
-  // digest(), verify() and createHasher() calls throw ERR_INVALID_STATE, as
-  // does a hasher made from the key that has no state of its own yet;
-  // destroy() again does nothing.
-  destroy() {
-    if (!HmacKey.#isKey(this)) throw invalidThis('destroy');
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    this.#lease.live = false;
-    binding.hmacKeyDestroy(this.#handle);
-  }
-
-  get [Symbol.toStringTag]() {
-    return 'HmacKey';
-  }
-}
-
-function invalidThis(what) {
-  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type HmacKey (${what})`);
-}
-
-const destroyed = keyDestroyed;
-
-function createHmacKey(algorithm, key) {
-  return makeHmacKey(algorithm, key, createHmacKey);
-}
-
-function makeHmacKey(algorithm, key, caller) {
-  checkAlgorithm(algorithm, caller);
-  const original = key;
-  if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, caller);
-  try {
-    const alg = hmacAlgorithm(algorithm, caller);
-    return new HmacKey(kConstruct, binding.hmacKeyNew(alg.id, key), alg);
   } finally {
     if (key !== original) wipeKey(original, key);
   }
@@ -392,9 +259,9 @@ function callMany(algId, encoding, length, into, values, start, count) {
 }
 const ReflectApply = Reflect.apply;
 
-// Elements go to C as arguments (reading them from an array through
-// Node-API costs more than a short digest); this many per call keeps the
-// argument list well inside V8's stack.
+// Elements go to the binding as arguments (reading them from an array
+// through Node-API costs more than a short digest: benchmark/README.md);
+// this many per call keeps the argument list well inside the stack.
 const MANY_CHUNK = 1024;
 const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
 
@@ -406,15 +273,6 @@ function digestSpec(algorithm, options, caller) {
   const alg = lookupAlgorithm(algorithm, caller);
   return { alg, encoding, length: outputLength(alg, requested, caller) };
 }
-
-// The encoding for async jobs and files: one the binding makes itself, else
-// a Buffer (turned into text here).
-const jobEncoding = (encoding) => (typeof encoding === 'number' ? encoding : ENC_BUFFER);
-const settle = (promise, encoding) =>
-  (typeof encoding === 'number' ? promise : promise.then((out) => fromBuffer(out, encoding)));
-// A MAC's encoding for the binding: one it decodes, or (bytes decoded here)
-// any, as the binding then only compares.
-const comparedAs = (encoding) => (typeof encoding === 'number' ? encoding : ENC_HEX);
 
 function hashAsync(algorithm, data, options) {
   try {
@@ -462,7 +320,7 @@ function hashFileSync(algorithm, path, options) {
   path = toPath(path, hashFileSync);
   const { alg, encoding, length } = digestSpec(algorithm, options, hashFileSync);
   if (isNativeText(encoding)) return binding.hashFileSync(alg.id, encoding, path, length);
-  return fromBuffer(bytes(binding.hashFileSync, alg.id, path, length, length), encoding);
+  return fromBuffer(filledBy(binding.hashFileSync, alg.id, path, length, length), encoding);
 }
 
 let hashNames;

@@ -13,7 +13,7 @@ const assert = require('assert');
 const path = require('path');
 const { childOutput, childEntry } = require('./child');
 
-const NATIVE = path.join(__dirname, '..', 'lib', 'native.js');
+const NATIVE = path.join(__dirname, '..', 'lib', 'binding', 'native.js');
 
 // ---- the child side --------------------------------------------------------
 

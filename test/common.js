@@ -135,7 +135,7 @@ const itNative = (title, fn) =>
   (implementation === 'native' ? it(title, fn) : it.skip(title + NATIVE_ONLY, fn));
 
 // How many bytes of short parts a hasher gathers before sending them on
-// (lib/hasher.js; MAC_STAGE for HMAC hashers): the hasher tests size their
+// (lib/hasher/hasher.js; MAC_STAGE for HMAC hashers): the hasher tests size their
 // parts around it. Where nothing is gathered, 256, so the parts span the
 // same sizes.
 const { stageBytes, macStageBytes } = require('../lib/binding');

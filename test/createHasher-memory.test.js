@@ -192,7 +192,7 @@ function defineTests() {
       // Token 0 is what NaN and other junk read as: no hand-out may be it,
       // the very first of a process included (so in a child).
       it('the first hasher of a process is not named by token 0 (what junk reads as)', function () {
-        const src = `const b = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))});
+        const src = `const b = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding', 'native.js'))});
           const h = b.hasherNew(b.resolve('sha256').id, 32);
           const codes = [0, -0, NaN, 0.5].map((junk) => { try { b.hasherUpdate(junk, 'x'); return 'updated'; } catch (e) { return e.code; } });
           b.hasherUpdate(h, 'abc');

@@ -2,7 +2,7 @@
 // A view over a detached ArrayBuffer (its buffer transferred away) is empty
 // input, as node:crypto hashes it, on every function that takes data or a
 // key, on either implementation and every runtime (Deno's crypto throws an
-// uncoded TypeError for one; lib/js.js reads it as no bytes).
+// uncoded TypeError for one; lib/binding/js/ reads it as no bytes).
 const assert = require('assert');
 const crypto = require('crypto');
 const { hash, hmac, hashMany, createHmacKey, createHasher, verifyHmac } = require('..');

@@ -111,7 +111,7 @@ describe('implementation', function () {
   // Node 18 (and 20 before 20.20) abort in napi_get_buffer_info on a value
   // that is not a view; the addon never asks it there (src/args.c). Each
   // call puts junk in one place where the binding reads data, a key or an
-  // output Buffer (in the order of lib/binding.js) and must get
+  // output Buffer (in the order of lib/binding/index.js) and must get
   // ERR_INVALID_ARG_TYPE from that reader, with its message: on Node 18 (the
   // matrix's node18 run) it is the guard that stops the abort, and on this
   // Node a reader that asked napi_get_buffer_info wrongly would abort here.
@@ -120,7 +120,7 @@ describe('implementation', function () {
   // reader, whose message names the data.
   (otherRuntime ? it.skip : it)('the addon, forced, takes strings and refuses junk data, keys and outputs with a coded error naming the argument, on this Node without aborting', function () {
     const res = child({ FAST_HASH_IMPLEMENTATION: 'native' }, `
-      const b = require(${JSON.stringify(path.join(root, 'lib', 'native.js'))});
+      const b = require(${JSON.stringify(path.join(root, 'lib', 'binding', 'native.js'))});
       const op = b.resolve('sha256').id;
       const { hex, buffer } = b.encodings;
       const key = b.hmacKeyNew(op, Buffer.from('k'));

@@ -10,7 +10,7 @@
 //
 // It is a Node-API module instance of its own: an algorithm id or an HmacKey
 // handle given to its bench functions must come from its own resolve() and
-// hmacKeyNew(), never from lib/native's or lib/binding's.
+// hmacKeyNew(), never from lib/binding/native.js's or lib/binding/index.js's.
 //
 //   const ceiling = require('./ceiling');
 //   ceiling.load()       the addon (compiled first if needed); throws why not
@@ -72,7 +72,7 @@ function load() {
   const why = staleness();
   if (why) build(why);
   const addon = require(FILE);
-  // As lib/native.js does: with FAST_HASH_FORCE_EVP=1 the ceilings take the
+  // As lib/binding/native.js does: with FAST_HASH_FORCE_EVP=1 the ceilings take the
   // EVP path the addon under test takes.
   if (process.env.FAST_HASH_FORCE_EVP === '1') addon.forceEvp();
   loaded = addon;

@@ -4,7 +4,7 @@
 // libraries are loaded once (both are ESM; hash-wasm's hashers are made by
 // promises, but are synchronous once made).
 //
-// fast-hash runs whichever implementation lib/binding.js picks
+// fast-hash runs whichever implementation lib/binding/index.js picks
 // (FAST_HASH_IMPLEMENTATION=js|native); the ceiling is always the native
 // code's, from the benchmarks' own addon (benchmark/ceiling: the shipped
 // addon plus its bench.c, compiled on first use), so js rows are measured

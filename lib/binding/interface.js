@@ -1,21 +1,27 @@
 'use strict';
-// What every implementation of the binding exports (see binding.js): each
-// name with its signature. test/binding-conformance.test.js checks both
-// implementations against it.
+// What every implementation of the binding exports (see index.js): each
+// name with its signature, and the flags by which the shim tells what an
+// implementation needs without naming it. test/binding-conformance.test.js
+// checks both implementations against it.
 const INTERFACE = Object.freeze({
-  implementation: "'native' | 'js'",
+  implementation: "'native' | 'js' (for messages and the public `implementation`; the shim branches on the flags below, never on this)",
+  releasesHandles: 'boolean: whether a hasher handle dropped unfinished must be given back with hasherFree (true: ' +
+    'handles name slots of a store, which the shim frees for hashers collected unfinished; false: garbage collection ' +
+    'reclaims them)',
+  knowsOnlyNodeNames: "boolean: whether resolve() knows only the names node:crypto takes (true: the binding is the " +
+    "runtime's node:crypto; false: it knows OpenSSL's, and the shim asks node:crypto about each new name)",
   stageBytes: 'number: how many bytes of short hasher parts the shim gathers before sending them (0 where ' +
     "the runtime's own incremental hasher costs less than the gathering)",
   macStageBytes: 'number: the same for HMAC hashers',
   encodings: '{ hex, base64, base64url, latin1, buffer } -> id',
   encodedLength: '(enc, n) -> length of the text of n bytes in enc',
-  resolve: '(name) -> { id, size, block, xof, path, shot, macShot } | undefined',
-  shot: "the runtime's own one-shot, which hash() calls itself for a digest whose resolve() entry has a " +
-    "`shot` (undefined where the binding has none: native, Deno): shot(entry.shot, data, name) -> the text of " +
-    "a string or view as it is, in hex, base64, base64url or latin1 by name",
-  macShot: "the runtime's own HMAC chain, which hmac() calls itself for a digest whose resolve() entry has a " +
-    '`macShot` (undefined where the binding has none: native, Bun, Deno): macShot(entry.macShot, key, data, name) ' +
-    '-> the MAC of a string or view as it is under a string or view key as it is, as text as for shot',
+  resolve: '(name) -> { id, size, block, xof, path, shot, macShot } | undefined (shot, macShot: tokens, below)',
+  shot: "the shim's hash() for text with the last encoding, by the binding's shortest call for the digest: " +
+    "shot(entry.shot, enc, data, length) -> as hash(entry.id, enc, data, length) for a text enc. resolve()'s " +
+    '`shot` is the token (native: the ID, shot being hash itself; js: the runtime\'s one-shot, a Bun class or a ' +
+    "digest's name), undefined where the digest has none (hash() is then its shortest call)",
+  macShot: "hmac()'s the same way: macShot(entry.macShot, enc, key, data) -> as hmac(entry.id, enc, key, data) for " +
+    "a text enc (native: hmac itself; js: the runtime's HMAC chain, where it takes every key and view as it is)",
   hash: '(algId, enc, data, length[, out]) -> string | undefined',
   hashPrefix: "(algId, enc, data, n, length[, out]) -> as hash, of data's first n bytes",
   hashMany: '(algId, enc, length, into, ...inputs) -> one string, each digest at ' +

@@ -1,15 +1,18 @@
 'use strict';
-// The binding: the one interface between the argument rules (index.js,
-// args.js, hasher.js) and the code that digests. Two implementations sit
-// behind it, with the same shape: the functions of interface.js, which
-// test/binding-conformance.test.js holds both to, with one known-answer
-// table:
+// The binding: the one interface between the shim (lib/index.js and the
+// modules it uses) and the code that digests. Two implementations sit
+// behind it, with the same shape: the functions and flags of interface.js,
+// which test/binding-conformance.test.js holds both to, with one
+// known-answer table:
 //   native.js  the C addon over the OpenSSL bundled with Node (fast path);
-//   js.js      the same functions over the runtime's own node:crypto, for
+//   js/        the same functions over the runtime's own node:crypto, for
 //              where the addon cannot load (Bun, Deno, Electron, no binary
 //              for the platform, a Node outside `engines`).
-// FAST_HASH_IMPLEMENTATION=js picks js.js; =native makes a failure to load
-// the addon an error thrown here; unset tries native.js, then js.js, quietly.
+// What differs between them that the shim must know is a flag of the
+// interface (releasesHandles, knowsOnlyNodeNames, stageBytes, ...), never
+// the implementation's name.
+// FAST_HASH_IMPLEMENTATION=js picks js/; =native makes a failure to load
+// the addon an error thrown here; unset tries native.js, then js/, quietly.
 //
 // Every argument arrives checked by the shim; an implementation re-checks
 // only what protects its memory, and throws coded errors for the rest.
@@ -19,7 +22,7 @@
 // nothing is returned. Text of any length is made (XOF outputs included).
 // Handles (HmacKey, hasher) are the implementation's own; a finished or
 // destroyed one throws ERR_CRYPTO_HASH_FINALIZED / ERR_INVALID_STATE.
-const { makeError } = require('./errors');
+const { makeError } = require('../errors');
 
 // Node lines the addon is built and tested for (package.json `engines`).
 function supportedNode() {
