@@ -30,10 +30,11 @@ const os = require('os');
 const path = require('path');
 const util = require('util');
 const { spawn, spawnSync } = require('child_process');
+const { nativeOnlyReason } = require('./test-js');
 
 const ROOT = path.join(__dirname, '..');
 
-// What the whole matrix skips: package.test.js and build.test.js pack,
+// What the whole matrix skips: package.test.js and build*.test.js pack,
 // install and compile the package (npm, a compiler; `npm test` runs them on
 // the machine's Node), soak.test.js is a multi-million-call leak soak of
 // the addon (in `npm run test:long`) and lint.test.js checks the sources (ESLint
@@ -45,7 +46,7 @@ function matches(name, pattern) {
   return re.test(name);
 }
 
-const SKIP_EVERYWHERE = ['package.test.js', 'build.test.js', 'soak.test.js', 'lint.test.js'];
+const SKIP_EVERYWHERE = ['package.test.js', 'build*.test.js', 'soak.test.js', 'lint.test.js'];
 
 // The selection, one row per run. id: what to name on the command line;
 // runtime: how it is started (LAUNCH); pkg: its npm package (null: the
@@ -562,7 +563,13 @@ async function main() {
     .map((r) => {
       const skip = full ? SKIP_EVERYWHERE : [...SKIP_EVERYWHERE, ...r.skip];
       const skipTitles = full ? [] : r.skipTitles || [];
-      return { ...r, skip, skipTitles, specs: all.filter((f) => !skip.some((pattern) => matches(path.basename(f), pattern))) };
+      // A runtime on the JavaScript implementation skips the files marked
+      // // @native-only (scripts/test-js.js reads the marker).
+      const nativeOnly = (f) => r.expect === 'js' && nativeOnlyReason(path.relative(ROOT, f)) !== null;
+      return {
+        ...r, skip, skipTitles,
+        specs: all.filter((f) => !nativeOnly(f) && !skip.some((pattern) => matches(path.basename(f), pattern))),
+      };
     });
   printSelection(selected, all.length, full);
 

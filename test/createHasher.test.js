@@ -8,7 +8,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { createHasher, createHmacKey, hash } = require('..');
 const binding = require('../lib/binding');
-const { throwsWith, bytes, binaryInputs, stringInputs, sweep, STAGE } = require('./common');
+const { throwsWith, bytes, binaryInputs, stringInputs, sweep, STAGE, refusedByRuntime } = require('./common');
 
 const ALGORITHMS = crypto.getHashes();
 const info = (alg) => binding.resolve(alg);
@@ -354,7 +354,9 @@ describe('createHasher()', function () {
     // The Kelvin sign K (U+212A) lower-cases to 'k', the long s (U+017F)
     // upper-cases to 'S': no name OpenSSL or node:crypto knows, refused
     // after the name it folds to was used, as on a first call.
-    for (const [name, lookalike] of [['blake2b512', 'bla\u212Ae2b512'], ['shake128', 'sha\u212Ae128'], ['sha256', '\u017Fha256']]) {
+    const lookalikes = [['blake2b512', 'bla\u212Ae2b512'], ['shake128', 'sha\u212Ae128'], ['sha256', '\u017Fha256']]
+      .filter(([, lookalike]) => refusedByRuntime(lookalike));
+    for (const [name, lookalike] of lookalikes) {
       throwsWith(() => createHasher(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
       createHasher(name).update('d').digest();
       hash(name, 'd');

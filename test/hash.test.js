@@ -8,7 +8,7 @@ const { hash } = require('..');
 const binding = require('../lib/binding');
 const {
   sweep, throwsWith, bytes, binaryInputs, stringInputs, opensslErrorProbe, describeNative,
-  itNative, runtimeHashes,
+  itNative, runtimeHashes, refusedByRuntime,
 } = require('./common');
 
 const WORKER_ALGS = ['sha256', 'md5', 'sha3-256', 'RSA-SHA1', 'shake256'].filter(runtimeHashes);
@@ -374,7 +374,7 @@ describe('hash()', function () {
   // knows: it is refused after the name it folds to was used, as on a
   // first call, whatever the name caches hold.
   const LOOKALIKES = [['blake2b512', 'bla\u212Ae2b512'], ['sha256', '\u017Fha256'], ['ripemd160', 'r\u0131pemd160']]
-    .filter(([name]) => require('crypto').getHashes().includes(name));
+    .filter(([name, lookalike]) => require('crypto').getHashes().includes(name) && refusedByRuntime(lookalike));
 
   it('a name that only case-folds to a cached one is refused: ERR_CRYPTO_INVALID_DIGEST', async function () {
     const { hashMany, hashAsync, hashStream } = require('..');
@@ -385,7 +385,7 @@ describe('hash()', function () {
       ['hash, options', (alg) => hash(alg, 'd', { outputEncoding: 'hex' })],
       ['hashMany', (alg) => hashMany(alg, ['d'])],
     ];
-    const names = [...LOOKALIKES, ['shake128', 'sha\u212Ae128']];
+    const names = [...LOOKALIKES, ['shake128', 'sha\u212Ae128']].filter(([, lookalike]) => refusedByRuntime(lookalike));
     for (const [name, lookalike] of names) {
       for (const [, call] of calls) {
         throwsWith(() => call(lookalike), TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${lookalike}`);
