@@ -14,6 +14,10 @@
 // npm test's time, and run on the JS implementation by the matrix's js
 // rows).
 //
+// The hostile-argument fuzzers (hostile-*.test.js) are left out here too:
+// on the JS implementation they take minutes, and the matrix's node20-js
+// row runs them there.
+//
 //   node scripts/test-js.js [mocha options]   runs them
 //   node scripts/test-js.js --list            prints the files, runs nothing
 const { spawnSync } = require('child_process');
@@ -48,12 +52,15 @@ function nativeOnlyReason(file) {
   return null;
 }
 
+// Files left to the matrix's JavaScript-implementation rows, for time.
+const MATRIX_ONLY = /^test\/hostile-[^/]*\.test\.js$/;
+
 // npm test's files that run on the JavaScript implementation.
 function jsFiles() {
-  return specFiles('.mocharc.json').filter((f) => nativeOnlyReason(f) === null);
+  return specFiles('.mocharc.json').filter((f) => nativeOnlyReason(f) === null && !MATRIX_ONLY.test(f));
 }
 
-module.exports = { MARKER_LINES, specFiles, nativeOnlyReason, jsFiles };
+module.exports = { MARKER_LINES, MATRIX_ONLY, specFiles, nativeOnlyReason, jsFiles };
 
 if (require.main === module) {
   const files = jsFiles();
