@@ -154,6 +154,20 @@ const FIXED_MMAP_ENV = {
   GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=131072'].filter(Boolean).join(':'),
 };
 
+// Buffer's shared pool (where short Buffer.from() and allocUnsafe() land)
+// as one Buffer, to scan for bytes that must not be there.
+const sharedPool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
+
+// Makes Buffer.allocUnsafe() start a new shared pool, and zeroes it: a new
+// pool is uninitialised memory, which may hold what freed memory held. The
+// allocations that follow land in it, and nothing else is in it yet but
+// the last filler Buffer, unreferenced.
+function freshSharedPool() {
+  const old = Buffer.allocUnsafe(1).buffer;
+  for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
+  new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
+}
+
 // Whether this runtime's own node:crypto refuses `name` as a digest. Node
 // refuses a name that only case-folds to a known one (the Kelvin sign K for
 // 'k'); Deno lower-cases names first and takes it, and fast-hash then does
@@ -168,7 +182,7 @@ function refusedByRuntime(name) {
 }
 
 module.exports = {
-  refusedByRuntime,
+  refusedByRuntime, sharedPool, freshSharedPool,
   throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs,
   implementation, describeNative, itNative, runtimeHashes, runtimeHmacs, STAGE, MAC_STAGE, FIXED_MMAP_ENV,
 };

@@ -9,7 +9,7 @@ const crypto = require('crypto');
 const { Readable } = require('stream');
 const { hmacStream, hmac, createHmacKey, implementation } = require('..');
 const binding = require('../lib/binding');
-const { bytes, keyInputs } = require('./common');
+const { bytes, keyInputs, sharedPool, freshSharedPool } = require('./common');
 const { SOURCES } = require('./fixtures/stream-sources');
 
 const live = () => (implementation === 'native' ? binding.hasherStoreStats().live : 0);
@@ -137,13 +137,6 @@ describe('hmacStream() and hmacKey.digestStream()', function () {
   // is taken before the call returns; an async one's once the source waits
   // on its gate, after yielding it.
   it("a long string chunk's bytes are not in Buffer's shared pool while the digest is pending", async function () {
-    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
-    const freshPool = () => {
-      const old = Buffer.allocUnsafe(1).buffer;
-      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
-      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
-      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
-    };
     const marker = 'a message that must stay out of the pool: 7f3a9c';
     // Below 4 KiB encoded, where Buffer.from() pools.
     const text = `${'\u00df'.repeat(1100)}${marker}`;
@@ -166,15 +159,15 @@ describe('hmacStream() and hmacKey.digestStream()', function () {
       ['digestStream', (source) => createHmacKey('sha256', 'k').digestStream(source)],
     ];
     for (const [what, digest] of digests) {
-      freshPool();
+      freshSharedPool();
       const running = digest([text]);
-      assert.strictEqual(pool().indexOf(markerBytes), -1, `${what}, an array: the message is in the pool`);
+      assert.strictEqual(sharedPool().indexOf(markerBytes), -1, `${what}, an array: the message is in the pool`);
       assert.strictEqual(await running, want, what);
       const { source, waiting, open } = gated();
-      freshPool();
+      freshSharedPool();
       const pending = digest(source);
       await waiting;
-      assert.strictEqual(pool().indexOf(markerBytes), -1, `${what}, an async source: the message is in the pool`);
+      assert.strictEqual(sharedPool().indexOf(markerBytes), -1, `${what}, an async source: the message is in the pool`);
       open();
       assert.strictEqual(await pending, want, what);
     }

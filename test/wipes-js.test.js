@@ -10,6 +10,7 @@ const crypto = require('crypto');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const js = require('../lib/binding/js');
+const { sharedPool, freshSharedPool } = require('./common');
 
 const zero = (buf) => buf.every((b) => b === 0);
 
@@ -190,13 +191,6 @@ describe('the JavaScript implementation wipes what it copies', function () {
   // looked for are the test's own copy, made outside the pool, and each MAC
   // to compare is made before.
   it("hmac, hmacVerify and macShot: a string key's bytes are not left in Buffer's shared pool", function () {
-    const pool = () => Buffer.from(Buffer.allocUnsafe(1).buffer);
-    const freshPool = () => {
-      const old = Buffer.allocUnsafe(1).buffer;
-      for (let i = 0; i < 64 && Buffer.allocUnsafe(1000).buffer === old; i++);
-      // Nothing but the loop's last Buffer, unreferenced, is in it yet.
-      new Uint8Array(Buffer.allocUnsafe(1).buffer).fill(0);
-    };
     const keys = ['a string key, short', 'k\u00e9y \ud800 '.repeat(3), 'a long string key '.repeat(12)];
     for (const key of keys) {
       const bytes = new TextEncoder().encode(key);
@@ -211,9 +205,9 @@ describe('the JavaScript implementation wipes what it copies', function () {
         calls.push(['macShot', () => js.macShot(token, js.encodings.hex, key, 'm'), want.toString('hex')]);
       }
       for (const [what, call, expected] of calls) {
-        freshPool();
+        freshSharedPool();
         const got = call();
-        assert.strictEqual(pool().indexOf(bytes), -1, `${what}, key of ${key.length} characters: the key is in the pool`);
+        assert.strictEqual(sharedPool().indexOf(bytes), -1, `${what}, key of ${key.length} characters: the key is in the pool`);
         assert.deepStrictEqual(got, expected, what);
       }
     }
