@@ -8,7 +8,7 @@
 const binding = require('./binding');
 const {
   ENC_HEX, lookupHmacAlgorithm, checkAlgorithm, parseOptions, toBytes, toKeyBytes, wipeKey,
-  macEncodingId, macValue, comparedAs,
+  macEncodingId, macValue, comparedAs, macEncoding,
 } = require('./args');
 const { keyMac } = require('./results');
 const { makeError, keyDestroyed } = require('./errors');
@@ -69,8 +69,7 @@ class HmacKey {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.digest);
     }
-    const encoding = options === undefined ? ENC_HEX :
-      parseOptions(options, false, this.digest).encoding;
+    const encoding = macEncoding(options, this.digest);
     if (this.#destroyed) throw keyDestroyed(this.digest);
     return keyMac(this.#handle, this.#size, data, encoding);
   }

@@ -16,7 +16,7 @@ const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, macEncodingId, macValue, comparedAs,
-  guarded, wholeView, arrayLength,
+  guarded, wholeView, arrayLength, macEncoding,
 } = require('./args');
 const {
   fromBuffer, fromSecret, macScratch, takeMac, allocOutput, filledBy, jobEncoding, settle,
@@ -131,7 +131,7 @@ function hmacAny(algorithm, key, data, options) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', hmac);
     }
-    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
+    const encoding = macEncoding(options, hmac);
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) {
       if (alg.macShot !== undefined) return macShot(alg.macShot, encoding, key, data);
@@ -292,7 +292,7 @@ function hmacAsync(algorithm, key, data, options) {
     checkAlgorithm(algorithm, hmacAsync);
     if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmacAsync);
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);
-    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmacAsync).encoding;
+    const encoding = macEncoding(options, hmacAsync);
     const alg = lookupHmacAlgorithm(algorithm, hmacAsync);
     const job = binding.hmacAsync(alg.id, jobEncoding(encoding), key, data);
     return typeof encoding === 'number' ? job : job.then((out) => fromSecret(out, encoding));

@@ -13,7 +13,7 @@ const { ENC_BUFFER, isNativeText, encodingId, toBytes } = require('../args');
 const {
   fromBuffer, filledBy, macScratch, takeMac, keyMac, textShot, stageShot,
 } = require('../results');
-const { makeError, keyDestroyed } = require('../errors');
+const { makeError, keyDestroyed, finalized, invalidThis } = require('../errors');
 const { byteLengthOf, setBytes } = require('../views');
 const { decode, digestOptions, hasherLength } = require('./options');
 const { passThrough } = require('./pass-through');
@@ -137,12 +137,12 @@ class Hasher {
   }
 
   get algorithm() {
-    if (!Hasher.#is(this)) throw invalidThis('algorithm');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'algorithm');
     return this.#alg.name;
   }
 
   update(data, inputEncoding) {
-    if (!Hasher.#is(this)) throw invalidThis('update');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'update');
     if (this.#finished) throw finalized(this.update);
     if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
@@ -158,7 +158,8 @@ class Hasher {
       this.#send(data);
       return this;
     }
-    if (inputEncoding !== undefined) {
+    // A falsy encoding reads UTF-8, as Hash#update does.
+    if (inputEncoding) {
       const bytes = decode(data, inputEncoding, this.update);
       if (typeof bytes !== 'string') return this.update(bytes);
     }
@@ -249,13 +250,14 @@ class Hasher {
   }
 
   digest(options) {
-    if (!Hasher.#is(this)) throw invalidThis('digest');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'digest');
     if (this.#finished) throw finalized(this.digest);
     let encoding = ENC_BUFFER;
     let length = this.#length;
-    if (typeof options === 'string') {
+    // A falsy argument gives a Buffer, as Hash#digest's does.
+    if (typeof options === 'string' && options !== '') {
       encoding = encodingId(options, 'outputEncoding', this.digest);
-    } else if (options !== undefined) {
+    } else if (options) {
       const spec = digestOptions(options, this.#hmac ? undefined : this.#alg, this.digest);
       encoding = spec.encoding;
       if (spec.length >= 0) length = spec.length;
@@ -347,7 +349,7 @@ class Hasher {
   }
 
   copy(options) {
-    if (!Hasher.#is(this)) throw invalidThis('copy');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'copy');
     if (this.#finished) throw finalized(this.copy);
     // As Hash#copy: without outputLength an XOF copy has the default length.
     // HMAC ignores outputLength, as createHmac does.
@@ -366,7 +368,7 @@ class Hasher {
   // A Transform that updates this hasher with every chunk it passes on
   // (pass-through.js).
   passThrough() {
-    if (!Hasher.#is(this)) throw invalidThis('passThrough');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'passThrough');
     if (this.#finished) throw finalized(this.passThrough);
     return passThrough(this);
   }
@@ -374,14 +376,6 @@ class Hasher {
   get [Symbol.toStringTag]() {
     return 'Hasher';
   }
-}
-
-function invalidThis(what) {
-  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type Hasher (${what})`);
-}
-
-function finalized(caller) {
-  return makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called', caller);
 }
 
 // A new Hasher (hasher/index.js checks the arguments): `handle` its native
