@@ -25,6 +25,7 @@ const { invalidArgType } = require('./errors');
 const { createHasher, plainHasher } = require('./hasher');
 const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
+const { createHash, createHmac } = require('./drop-in/hash');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -346,4 +347,6 @@ module.exports = {
   hashStream,
   hmacStream,
   getHashes,
+  createHash,
+  createHmac,
 };

@@ -11,13 +11,14 @@ const binding = require('../binding');
 const { Buffer } = require('buffer');
 const { ENC_BUFFER, isNativeText, encodingId, toBytes } = require('../args');
 const {
-  fromBuffer, filledBy, macScratch, takeMac, keyMac, textShot, stageShot,
+  fromBuffer, filledBy, macScratch, takeMac, textShot, stageShot,
 } = require('../results');
 const { makeError, keyDestroyed, finalized, invalidThis } = require('../errors');
 const { byteLengthOf, setBytes } = require('../views');
 const { decode, digestOptions, hasherLength } = require('./options');
 const { passThrough } = require('./pass-through');
 const { noter, watch } = require('./release');
+const { leaseHandle, leaseMac } = require('./lease');
 const { isUint8Array } = require('util').types;
 
 // Hashers with a native state are noted, to be registered for release if
@@ -227,7 +228,7 @@ class Hasher {
   // An HMAC hasher's native state, made from its key's; the lease is let
   // go once the state is made.
   #keyState() {
-    const handle = binding.hmacKeyHasher(this.#lease.handle);
+    const handle = binding.hmacKeyHasher(leaseHandle(this.#lease));
     this.#lease = undefined;
     return handle;
   }
@@ -235,10 +236,10 @@ class Hasher {
   // The MAC of everything staged (a string, or staged bytes), made with
   // the key.
   #keyShot(encoding) {
-    const { handle } = this.#lease;
+    const lease = this.#lease;
     this.#lease = undefined;
     const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
-    return keyMac(handle, this.#alg.size, data, encoding);
+    return leaseMac(lease, this.#alg.size, data, encoding);
   }
 
   // The error of a call on a hasher whose key was destroyed before it had a
