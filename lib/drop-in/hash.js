@@ -6,26 +6,22 @@
 // none. Contract: every result equals node:crypto's for the same calls.
 //
 // Chunks written to the stream are hashed as they come, on this thread,
-// except when the stream is being piped into and a chunk is long: then the
-// chunks go through a Feed (stream/feed.js), hashed off the event loop
-// where the addon is in use. A source that pipes is asynchronous anyway;
-// code that calls write() and then digest() at once keeps its synchronous
-// result. While a piped chunk is being hashed, update(), digest() and copy()
-// throw ERR_INVALID_STATE (a Hash of node:crypto has no such moment).
+// except long chunks from a pipe: those are hashed off the event loop where
+// the addon is in use (#offload), without changing what a call made
+// meanwhile gives.
 
 const { Buffer } = require('buffer');
 const { types, inspect } = require('util');
 const { LazyTransform } = require('./lazy-transform');
 const { inputEncoding, outputEncoding } = require('./encodings');
-const { createHasher, hmacHasher } = require('../hasher');
+const { createHasher, hmacHasher, absorbAsync, discard } = require('../hasher');
 const { rawLease } = require('../hasher/lease');
-const { Feed } = require('../stream/feed');
 const { chunkBytes } = require('../chunks');
 const { viewLength } = require('../views');
 const { makeError, invalidArgType, finalized, invalidThis } = require('../errors');
 const { lookupHmacAlgorithm, toKeyBytes } = require('../args');
 
-// Piped chunks this long or longer start the Feed.
+// Piped chunks this long or longer are hashed off the event loop.
 const LONG = 64 * 1024;
 const DATA_TYPES = 'of type string or an instance of Buffer, TypedArray, or DataView';
 const KEY_TYPES = 'of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey';
@@ -36,7 +32,7 @@ class Hash extends LazyTransform {
   #secret;
   #finalized = false;
   #flushed;     // the digest pushed at the stream's end, a Buffer
-  #feed;        // while piped chunks go through one
+  #pending;     // a piped chunk being hashed off the event loop (#offload)
 
   constructor(token, hasher, secret, options) {
     if (token !== kConstruct) {
@@ -57,25 +53,23 @@ class Hash extends LazyTransform {
     if (typeof data === 'string') {
       const name = inputEncoding(encoding);
       if (name === 'hex' && data.length % 2 !== 0) throw oddHex(data, encoding, this.update);
-      this.#ready(this.update).update(data, name);
+      this.#ready().update(data, name);
     } else if (ArrayBuffer.isView(data)) {
-      this.#ready(this.update).update(data);
+      this.#ready().update(data);
     } else {
       throw invalidArgType('data', DATA_TYPES, data, this.update);
     }
     return this;
   }
 
-  // The hasher, once no piped chunk is being hashed: what the Feed holds
-  // goes to it first.
-  #ready(caller) {
-    const feed = this.#feed;
-    if (feed !== undefined) {
-      if (!feed.drainSync()) {
-        throw makeError(Error, 'ERR_INVALID_STATE',
-          'Invalid state: a chunk piped into this stream is still being hashed', caller);
-      }
-      this.#feed = undefined;
+  // The hasher for a call that cannot wait: while a piped chunk is being
+  // hashed, the state from before it, updated with the chunk here.
+  #ready() {
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      this.#pending = undefined;
+      pending.before.update(pending.bytes);
+      this.#hasher = pending.before;
     }
     return this.#hasher;
   }
@@ -93,7 +87,7 @@ class Hash extends LazyTransform {
     const name = outputEncoding(encoding);
     const flushed = this.#flushed;
     if (flushed === undefined) {
-      const result = this.#ready(this.digest).digest(name);
+      const result = this.#ready().digest(name);
       this.#finalized = true;
       return result;
     }
@@ -105,61 +99,63 @@ class Hash extends LazyTransform {
   copy(options) {
     if (!Hash.is(this)) throw invalidThis('Hash', 'copy');
     if (this.#finalized) throw finalized(this.copy);
-    return new Hash(kConstruct, this.#ready(this.copy).copy(options), false, options);
+    return new Hash(kConstruct, this.#ready().copy(options), false, options);
   }
 
   _transform(chunk, encoding, callback) {
-    let waiting;
     try {
-      if (this.#feed === undefined && !this.#startsFeed(chunk)) {
-        this.#hasher.update(chunkBytes(chunk, 'chunk', encoding));
+      const bytes = chunkBytes(chunk, 'chunk', encoding);
+      if (typeof bytes === 'string' || viewLength(bytes) < LONG || this.listenerCount('unpipe') === 0) {
+        this.#hasher.update(bytes);
+        callback();
       } else {
-        waiting = this.#feed.write(chunkBytes(chunk, 'chunk', encoding));
+        this.#offload(bytes, callback);
       }
     } catch (err) {
       callback(err);
-      return;
     }
-    if (waiting === undefined) callback();
-    else waiting.then(() => callback(), callback);
   }
 
-  // Whether a chunk starts the Feed: a long one, while something pipes
-  // into this stream (a pipe listens for 'unpipe' until it ends).
-  #startsFeed(chunk) {
-    if (typeof chunk === 'string' || viewLength(chunk) < LONG || this.listenerCount('unpipe') === 0) return false;
-    this.#feed = new Feed(this.#hasher, this.#secret, true);
-    return true;
+  // A long chunk from a pipe (which listens for 'unpipe' while it lasts),
+  // hashed off the event loop: a copy of its own (the source may reuse its
+  // memory, another consumer change it), and a copy of the state before it,
+  // from which update(), digest() or copy() go on at once (#ready) if they
+  // are called before the job is done. The job's hasher is then dropped.
+  #offload(bytes, callback) {
+    const own = Buffer.allocUnsafeSlow(viewLength(bytes));
+    own.set(bytes);
+    const hasher = this.#hasher;
+    const pending = { hasher, before: hasher.copy(), bytes: own };
+    this.#pending = pending;
+    absorbAsync(hasher, own, own.length).then(() => this.#settled(pending, null, callback),
+      (err) => this.#settled(pending, err, callback));
+  }
+
+  #settled(pending, err, callback) {
+    const current = this.#pending === pending;
+    if (current) this.#pending = undefined;
+    discard(current ? pending.before : pending.hasher);
+    if (this.#secret) pending.bytes.fill(0);
+    callback(current ? err : null);
   }
 
   _flush(callback) {
-    const feed = this.#feed;
-    this.#feed = undefined;
     if (this.#finalized) {
       callback();
       return;
     }
-    const pushed = (digest) => {
-      this.#flushed = digest;
-      callback(null, digest);
-    };
-    if (feed === undefined) {
-      let digest;
-      try {
-        digest = this.#hasher.digest();
-      } catch (err) {
-        callback(err);
-        return;
-      }
-      pushed(digest);
-    } else {
-      feed.end('buffer').then(pushed, callback);
+    let digest;
+    try {
+      digest = this.#hasher.digest();
+    } catch (err) {
+      callback(err);
+      return;
     }
+    this.#flushed = digest;
+    callback(null, digest);
   }
 }
 
-// node:crypto's Hmac has no copy(). (A subclass, not a class of its own:
-// construction through one level of classes costs less.)
 class Hmac extends Hash {}
 Object.defineProperty(Hmac.prototype, 'copy', { value: undefined });
 
