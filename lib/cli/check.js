@@ -12,10 +12,14 @@ const { readStdin } = require('./stdin');
 const { tagName } = require('./algorithms');
 const { warn, quoteName, describeError, checkedName, lineBuffer } = require('./output');
 
+// split_3's "BSD reversed" mode, decided by the first line that tells and
+// kept for the rest of the command, every list after it included, as
+// coreutils keeps it in a static variable.
+const state = { reversed: null };
+
 // The list's lines as work items: an entry to verify, or a line that is not
 // one (misformatted; comments and blank lines are skipped).
 function* listItems(text, hexLen, tag, fromStdin) {
-  const state = { reversed: null };
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (let n = 0; n < lines.length; n++) {
