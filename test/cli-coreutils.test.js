@@ -53,6 +53,7 @@ const CASES = [
   [['--tag', '-t', 'a']],
   [['--tag', '-c', 'good']],
   [['-c', '-z', 'good']],
+  [['-z', '-c', '--tag', 'good']],
   [['-c', '-b', 'good']],
   [['-c', '--text', 'good']],
   [['--status', 'a']],
