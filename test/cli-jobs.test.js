@@ -28,7 +28,7 @@ describe('fast-hash -j', function () {
   });
 
   const run = (args, input = '') => {
-    const res = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, input });
+    const res = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, input, timeout: 20000 });
     return { status: res.status, stdout: res.stdout.toString(), stderr: res.stderr.toString() };
   };
 
