@@ -176,7 +176,10 @@ const FH = [
   ['basenames ignored', { files: { ignoreBasename: true }, folders: { ignoreBasename: true } }],
   ['root names ignored', { files: { ignoreRootName: true }, folders: { ignoreRootName: true } }],
   ['links: target path, no content', { symbolicLinks: { ignoreTargetContent: true, ignoreTargetPath: false } }],
-  ['links: target path and content', { symbolicLinks: { ignoreTargetPath: false, ignoreBasename: true } }],
+  // Not with symbolicLinks.ignoreBasename: folder-hash then sets
+  // options.ignoreBasenameOnce, which whichever element is hashed next takes
+  // (a race between its concurrent reads: 5 runs in 25 differ on node:crypto).
+  ['links: target path and content', { symbolicLinks: { ignoreTargetPath: false } }],
   ['links left out', { symbolicLinks: { include: false } }],
 ];
 for (const [name, options] of FH) add('folder-hash', `tree ${name}`, (m, fx) => m.folderHash.hashElement(fx.tree, options));
