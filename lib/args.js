@@ -241,6 +241,15 @@ function parseOptions(options, withLength, caller) {
   return parsed;
 }
 
+// An HMAC's output encoding: as parseOptions, except that '' gives a
+// Buffer, as createHmac's digest('') does (Hmac#digest reads a falsy
+// encoding as 'buffer'; crypto.hash reads '' as UTF-8, and hash() follows it).
+function macEncoding(options, caller) {
+  if (options === undefined) return ENC_HEX;
+  if (options === '') return ENC_BUFFER;
+  return parseOptions(options, false, caller).encoding;
+}
+
 function outputLength(alg, requested, caller) {
   if (requested < 0 || requested === alg.size) return alg.size;
   if (!alg.xof) {
@@ -329,6 +338,7 @@ function toPath(path, caller) {
 }
 
 module.exports = {
+  macEncoding,
   ENCODING_NAMES,
   arrayLength,
   guarded,

@@ -77,6 +77,18 @@ function keyDestroyed(caller) {
   return makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: the HmacKey has been destroyed', caller);
 }
 
+// A call on a finished Hasher, Hash or Hmac.
+function finalized(caller) {
+  return makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called', caller);
+}
+
+// A method called on something that is not a `type`.
+function invalidThis(type, what) {
+  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type ${type} (${what})`);
+}
+
 module.exports = {
+  finalized,
+  invalidThis,
   makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest, keyDestroyed,
 };

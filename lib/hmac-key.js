@@ -7,12 +7,13 @@
 
 const binding = require('./binding');
 const {
-  ENC_HEX, lookupHmacAlgorithm, checkAlgorithm, parseOptions, toBytes, toKeyBytes, wipeKey,
-  macEncodingId, macValue, comparedAs,
+  lookupHmacAlgorithm, checkAlgorithm, toBytes, toKeyBytes, wipeKey,
+  macEncodingId, macValue, comparedAs, macEncoding,
 } = require('./args');
 const { keyMac } = require('./results');
 const { makeError, keyDestroyed } = require('./errors');
 const { hmacHasher, keyedHasher } = require('./hasher');
+const { keyLease } = require('./hasher/lease');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
 
 const kConstruct = Symbol('fast-hash HmacKey');
@@ -40,7 +41,7 @@ class HmacKey {
     this.#handle = handle;
     this.#algorithm = alg.name;
     this.#size = alg.size;
-    this.#lease = { handle, live: true };
+    this.#lease = keyLease(handle);
   }
 
   static {
@@ -69,8 +70,7 @@ class HmacKey {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', this.digest);
     }
-    const encoding = options === undefined ? ENC_HEX :
-      parseOptions(options, false, this.digest).encoding;
+    const encoding = macEncoding(options, this.digest);
     if (this.#destroyed) throw keyDestroyed(this.digest);
     return keyMac(this.#handle, this.#size, data, encoding);
   }

@@ -16,7 +16,7 @@ const {
   ENC_HEX, ENC_BUFFER, isNativeText, DATA_TYPES,
   lookupAlgorithm, lookupHmacAlgorithm, checkAlgorithm, parseOptions, outputLength,
   toBytes, toKeyBytes, wipeKey, toPath, macEncodingId, macValue, comparedAs,
-  guarded, wholeView, arrayLength,
+  guarded, wholeView, arrayLength, macEncoding,
 } = require('./args');
 const {
   fromBuffer, fromSecret, macScratch, takeMac, allocOutput, filledBy, jobEncoding, settle,
@@ -25,6 +25,7 @@ const { invalidArgType } = require('./errors');
 const { createHasher, plainHasher } = require('./hasher');
 const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
+const { createHash, createHmac } = require('./drop-in/hash');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -131,7 +132,7 @@ function hmacAny(algorithm, key, data, options) {
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
       data = toBytes(data, 'data', hmac);
     }
-    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmac).encoding;
+    const encoding = macEncoding(options, hmac);
     const alg = hmacAlgorithm(algorithm, hmac);
     if (isNativeText(encoding)) {
       if (alg.macShot !== undefined) return macShot(alg.macShot, encoding, key, data);
@@ -292,7 +293,7 @@ function hmacAsync(algorithm, key, data, options) {
     checkAlgorithm(algorithm, hmacAsync);
     if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmacAsync);
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);
-    const encoding = options === undefined ? ENC_HEX : parseOptions(options, false, hmacAsync).encoding;
+    const encoding = macEncoding(options, hmacAsync);
     const alg = lookupHmacAlgorithm(algorithm, hmacAsync);
     const job = binding.hmacAsync(alg.id, jobEncoding(encoding), key, data);
     return typeof encoding === 'number' ? job : job.then((out) => fromSecret(out, encoding));
@@ -346,4 +347,6 @@ module.exports = {
   hashStream,
   hmacStream,
   getHashes,
+  createHash,
+  createHmac,
 };

@@ -8,5 +8,6 @@ const fastHash = require('./index.js');
 export const {
   hash, hmac, createHmacKey, createHasher, verifyHmac, hashMany, hashAsync, hmacAsync,
   hashFile, hashFileSync, hashStream, hmacStream, getHashes, implementation,
+  createHash, createHmac,
 } = fastHash;
 export default fastHash;

@@ -323,7 +323,6 @@ describe('createHasher()', function () {
         // Unlike Hash#update, which reads an unknown encoding as UTF-8, a
         // misspelt one is refused: it would hash other bytes silently.
         throwsWith(() => h.update('abc', 'utf9'), TypeError, 'ERR_INVALID_ARG_VALUE');
-        throwsWith(() => h.update('abc', 'buffer'), TypeError, 'ERR_INVALID_ARG_VALUE');
         throwsWith(() => h.update('abc', 5), TypeError, 'ERR_INVALID_ARG_TYPE');
         throwsWith(() => h.digest('nope'), TypeError, 'ERR_INVALID_ARG_VALUE');
         throwsWith(() => h.digest(5), TypeError, 'ERR_INVALID_ARG_TYPE');
@@ -331,6 +330,18 @@ describe('createHasher()', function () {
         h.update('z');
         ref.update('z');
         assert.strictEqual(h.digest('hex'), ref.digest('hex'), `after ${staged.length} parts`);
+      }
+    });
+
+    it("reads a falsy or 'buffer' inputEncoding as UTF-8, and gives a Buffer for a falsy digest() argument, as Hash does", function () {
+      for (const enc of [null, undefined, '', 0, false, 'buffer']) {
+        for (const out of [undefined, null, '', 0, false, NaN]) {
+          const h = createHasher('sha256').update('h\u00e9llo', enc);
+          const ref = crypto.createHash('sha256').update('h\u00e9llo', enc);
+          const got = h.digest(out);
+          assert.ok(Buffer.isBuffer(got), `digest(${String(out)})`);
+          assert.deepStrictEqual(got, ref.digest(out), `update(s, ${String(enc)}).digest(${String(out)})`);
+        }
       }
     });
 

@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('assert');
 const crypto = require('crypto');
-const { hmac, hash } = require('..');
+const { hmac, hash, createHmacKey, hmacAsync, hmacStream } = require('..');
 const binding = require('../lib/binding');
 const {
   sweep, throwsWith, bytes, binaryInputs, stringInputs, hmacAlgorithms, keyInputs, opensslErrorProbe,
@@ -169,6 +169,15 @@ describe('hmac()', function () {
       for (const data of [1, null, undefined, {}, [1], Symbol('s')]) {
         throwsWith(() => hmac('sha256', 'k', data), TypeError, 'ERR_INVALID_ARG_TYPE', /"data" argument/);
       }
+    });
+
+    it("'' as the output encoding gives a Buffer, as createHmac's digest('') does", async function () {
+      const ref = crypto.createHmac('sha256', 'k').update('m').digest('');
+      assert.ok(Buffer.isBuffer(ref));
+      assert.deepStrictEqual(hmac('sha256', 'k', 'm', ''), ref);
+      assert.deepStrictEqual(createHmacKey('sha256', 'k').digest('m', ''), ref);
+      assert.deepStrictEqual(await hmacAsync('sha256', 'k', 'm', ''), ref);
+      assert.deepStrictEqual(await hmacStream('sha256', 'k', ['m'], ''), ref);
     });
 
     it('bad output encodings: ERR_INVALID_ARG_VALUE / ERR_INVALID_ARG_TYPE', function () {

@@ -11,13 +11,14 @@ const binding = require('../binding');
 const { Buffer } = require('buffer');
 const { ENC_BUFFER, isNativeText, encodingId, toBytes } = require('../args');
 const {
-  fromBuffer, filledBy, macScratch, takeMac, keyMac, textShot, stageShot,
+  fromBuffer, filledBy, macScratch, takeMac, textShot, stageShot,
 } = require('../results');
-const { makeError, keyDestroyed } = require('../errors');
+const { makeError, keyDestroyed, finalized, invalidThis } = require('../errors');
 const { byteLengthOf, setBytes } = require('../views');
 const { decode, digestOptions, hasherLength } = require('./options');
 const { passThrough } = require('./pass-through');
 const { noter, watch } = require('./release');
+const { leaseHandle, leaseMac } = require('./lease');
 const { isUint8Array } = require('util').types;
 
 // Hashers with a native state are noted, to be registered for release if
@@ -137,12 +138,12 @@ class Hasher {
   }
 
   get algorithm() {
-    if (!Hasher.#is(this)) throw invalidThis('algorithm');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'algorithm');
     return this.#alg.name;
   }
 
   update(data, inputEncoding) {
-    if (!Hasher.#is(this)) throw invalidThis('update');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'update');
     if (this.#finished) throw finalized(this.update);
     if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
@@ -158,7 +159,8 @@ class Hasher {
       this.#send(data);
       return this;
     }
-    if (inputEncoding !== undefined) {
+    // A falsy encoding reads UTF-8, as Hash#update does.
+    if (inputEncoding) {
       const bytes = decode(data, inputEncoding, this.update);
       if (typeof bytes !== 'string') return this.update(bytes);
     }
@@ -226,7 +228,7 @@ class Hasher {
   // An HMAC hasher's native state, made from its key's; the lease is let
   // go once the state is made.
   #keyState() {
-    const handle = binding.hmacKeyHasher(this.#lease.handle);
+    const handle = binding.hmacKeyHasher(leaseHandle(this.#lease));
     this.#lease = undefined;
     return handle;
   }
@@ -234,10 +236,10 @@ class Hasher {
   // The MAC of everything staged (a string, or staged bytes), made with
   // the key.
   #keyShot(encoding) {
-    const { handle } = this.#lease;
+    const lease = this.#lease;
     this.#lease = undefined;
     const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
-    return keyMac(handle, this.#alg.size, data, encoding);
+    return leaseMac(lease, this.#alg.size, data, encoding);
   }
 
   // The error of a call on a hasher whose key was destroyed before it had a
@@ -249,13 +251,14 @@ class Hasher {
   }
 
   digest(options) {
-    if (!Hasher.#is(this)) throw invalidThis('digest');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'digest');
     if (this.#finished) throw finalized(this.digest);
     let encoding = ENC_BUFFER;
     let length = this.#length;
-    if (typeof options === 'string') {
+    // A falsy argument gives a Buffer, as Hash#digest's does.
+    if (typeof options === 'string' && options !== '') {
       encoding = encodingId(options, 'outputEncoding', this.digest);
-    } else if (options !== undefined) {
+    } else if (options) {
       const spec = digestOptions(options, this.#hmac ? undefined : this.#alg, this.digest);
       encoding = spec.encoding;
       if (spec.length >= 0) length = spec.length;
@@ -347,7 +350,7 @@ class Hasher {
   }
 
   copy(options) {
-    if (!Hasher.#is(this)) throw invalidThis('copy');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'copy');
     if (this.#finished) throw finalized(this.copy);
     // As Hash#copy: without outputLength an XOF copy has the default length.
     // HMAC ignores outputLength, as createHmac does.
@@ -366,7 +369,7 @@ class Hasher {
   // A Transform that updates this hasher with every chunk it passes on
   // (pass-through.js).
   passThrough() {
-    if (!Hasher.#is(this)) throw invalidThis('passThrough');
+    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'passThrough');
     if (this.#finished) throw finalized(this.passThrough);
     return passThrough(this);
   }
@@ -374,14 +377,6 @@ class Hasher {
   get [Symbol.toStringTag]() {
     return 'Hasher';
   }
-}
-
-function invalidThis(what) {
-  return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type Hasher (${what})`);
-}
-
-function finalized(caller) {
-  return makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called', caller);
 }
 
 // A new Hasher (hasher/index.js checks the arguments): `handle` its native

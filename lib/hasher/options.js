@@ -7,17 +7,17 @@
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
 const {
-  ENC_BUFFER, ENCODING_NAMES, encodingId, parseOptions, outputLength, guarded,
+  ENCODING_NAMES, encodingId, parseOptions, outputLength, guarded,
 } = require('../args');
-const { makeError, invalidArgType, invalidArgValue } = require('../errors');
+const { makeError, invalidArgType } = require('../errors');
 
 // A string's bytes in `encoding`, as Hash#update reads them: UTF-8 strings
 // go to the binding as they are; other encodings become bytes here.
 function decode(data, encoding, caller) {
   const id = encodingId(encoding, 'inputEncoding', caller);
-  if (id === ENC_BUFFER) throw invalidArgValue('inputEncoding', encoding, caller);
+  // 'buffer' reads UTF-8, as Hash#update reads it.
   const name = typeof id === 'number' ? ENCODING_NAMES[id] : id;
-  if (name === 'utf8') return data;
+  if (name === 'utf8' || name === 'buffer') return data;
   // Node's check: hex text of odd length has no meaning.
   if (name === 'hex' && data.length % 2 !== 0) {
     throw makeError(TypeError, 'ERR_INVALID_ARG_VALUE',

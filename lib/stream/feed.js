@@ -338,6 +338,21 @@ class Feed {
     this.#used = 0;
   }
 
+  // Hands what is batched to the hasher now and lets it go, so that the
+  // hasher takes calls of its own again (true); false, changing nothing,
+  // while a job holds it or a write waits.
+  drainSync() {
+    if (this.#jobs.length !== 0 || this.#waiting !== undefined) return false;
+    if (this.#error !== undefined) throw this.#error;
+    const batch = this.#batch;
+    try {
+      if (batch !== undefined && this.#used !== 0) this.#hasher.update(batch.subarray(0, this.#used));
+    } finally {
+      this.#release(batch);
+    }
+    return true;
+  }
+
   // After a failure: once no job holds the hasher, its state is freed and
   // the batch given back.
   async discard() {

@@ -21,7 +21,10 @@ function streamOptions(options, withLength, caller) {
   if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object') {
     const { length } = parseOptions(options, withLength, caller);
-    return { outputEncoding: options, length, signal: undefined };
+    // digest('') is a Buffer; '' here means what hash() (UTF-8) or hmac()
+    // (a Buffer, as createHmac's digest('')) make of it.
+    const outputEncoding = options !== '' ? options : withLength ? 'utf8' : 'buffer';
+    return { outputEncoding, length, signal: undefined };
   }
   const read = (key) => guarded(options, 'options', OPTION_TYPES, caller, (o) => o[key]);
   const outputEncoding = read('outputEncoding');
@@ -31,7 +34,7 @@ function streamOptions(options, withLength, caller) {
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
     throw invalidArgType('options.signal', 'an instance of AbortSignal', signal, caller);
   }
-  return { outputEncoding: outputEncoding ?? 'hex', length, signal };
+  return { outputEncoding: outputEncoding === '' ? 'utf8' : outputEncoding ?? 'hex', length, signal };
 }
 
 // ---- the digest ----------------------------------------------------------------
