@@ -94,7 +94,7 @@ function plain(v) {
 
 function errorOf(e) {
   if (!(e instanceof Error)) return { thrown: String(e) };
-  return { error: e.name, message: e.message, code: e.code };
+  return { error: e.name, message: e.message, code: e.code, ...(e.uncaught ? { uncaught: true } : {}) };
 }
 
 async function main(fixtures) {
@@ -108,12 +108,21 @@ async function main(fixtures) {
     hasha: await import('hasha'),
   };
   const results = {};
+  // An error thrown in a callback while a row runs (a package's event
+  // handler) is that row's result, not the end of the child.
+  let fail = null;
+  process.on('uncaughtException', (e) => {
+    if (!fail) throw e;
+    fail(e);
+  });
   for (const row of rows) {
     try {
-      results[row.name] = { value: plain(await row.fn(m, fx)) };
+      const uncaught = new Promise((resolve, reject) => { fail = (e) => reject(Object.assign(e, { uncaught: true })); });
+      results[row.name] = { value: plain(await Promise.race([row.fn(m, fx), uncaught])) };
     } catch (e) {
       results[row.name] = errorOf(e);
     }
+    fail = null;
   }
   const out = { results, support: hookSupport(), hits: [] };
   if (process.env.FH_CLIENTS_HITS && fs.existsSync(process.env.FH_CLIENTS_HITS)) {
