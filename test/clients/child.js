@@ -18,7 +18,7 @@
 //
 // scripts/run-client-suites.js preloads this file too, for the packages'
 // own test suites (FH_CLIENTS_SCOPES: the directories to redirect, joined
-// with path.delimiter, in place of PACKAGES in node_modules).
+// or files, joined with path.delimiter, in place of PACKAGES in node_modules).
 const fs = require('fs');
 const path = require('path');
 const Module = require('module');
@@ -41,7 +41,8 @@ function scopes() {
   const list = process.env.FH_CLIENTS_SCOPES
     ? process.env.FH_CLIENTS_SCOPES.split(path.delimiter)
     : PACKAGES.map((p) => path.join(ROOT, 'node_modules', p));
-  return list.map((d) => fs.realpathSync(d) + path.sep);
+  // A directory covers what is under it; a file, itself.
+  return list.map((d) => fs.realpathSync(d) + (fs.statSync(d).isDirectory() ? path.sep : ''));
 }
 
 function installHooks() {
@@ -77,7 +78,7 @@ function installHooks() {
         }
         return next(specifier, context);
       }`;
-    const urlScopes = dirs.map((d) => pathToFileURL(d).href.replace(/\/?$/, '/'));
+    const urlScopes = dirs.map((d) => pathToFileURL(d).href); // a directory's keeps its trailing /
     Module.register(`data:text/javascript,${encodeURIComponent(source)}`, { data: { scopes: urlScopes, url, hits } });
   }
 }
