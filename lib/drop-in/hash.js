@@ -14,7 +14,7 @@
 // throw ERR_INVALID_STATE (a Hash of node:crypto has no such moment).
 
 const { Buffer } = require('buffer');
-const types = require('util').types;
+const { types, inspect } = require('util');
 const { LazyTransform } = require('./lazy-transform');
 const { inputEncoding, outputEncoding } = require('./encodings');
 const { createHasher, hmacHasher } = require('../hasher');
@@ -55,7 +55,9 @@ class Hash extends LazyTransform {
     if (!Hash.is(this)) throw invalidThis('Hash', 'update');
     if (this.#finalized) throw finalized(this.update);
     if (typeof data === 'string') {
-      this.#ready(this.update).update(data, inputEncoding(encoding));
+      const name = inputEncoding(encoding);
+      if (name === 'hex' && data.length % 2 !== 0) throw oddHex(data, encoding, this.update);
+      this.#ready(this.update).update(data, name);
     } else if (ArrayBuffer.isView(data)) {
       this.#ready(this.update).update(data);
     } else {
@@ -161,16 +163,22 @@ class Hash extends LazyTransform {
 class Hmac extends Hash {}
 Object.defineProperty(Hmac.prototype, 'copy', { value: undefined });
 
+// Hex text of odd length, named as the caller spelt the encoding.
+function oddHex(data, encoding, caller) {
+  return makeError(TypeError, 'ERR_INVALID_ARG_VALUE',
+    `The argument 'encoding' is invalid for data of length ${data.length}. Received ${inspect(encoding)}`, caller);
+}
+
 // node:crypto's error for a digest or output length it refuses, made by
 // asking it: the class and message differ between Hash and Hmac and between
 // runtimes. `ours` is kept where node:crypto takes the arguments.
-const ASKED = new Set(['ERR_CRYPTO_INVALID_DIGEST', 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH']);
+const ASKED = new Set(['ERR_CRYPTO_INVALID_DIGEST', 'ERR_OSSL_EVP_NOT_XOF_OR_INVALID_LENGTH', 'ERR_OUT_OF_RANGE']);
 function nodeError(ours, ask, caller) {
   if (!ASKED.has(ours?.code)) return ours;
   try {
     ask(require('crypto'));
   } catch (err) {
-    const Class = err instanceof TypeError ? TypeError : Error;
+    const Class = [TypeError, RangeError].find((C) => err instanceof C) ?? Error;
     return makeError(Class, err.code ?? ours.code, err.message, caller);
   }
   return ours;
