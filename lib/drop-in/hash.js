@@ -6,15 +6,16 @@
 // none. Contract: every result equals node:crypto's for the same calls.
 //
 // Chunks written to the stream are hashed as they come, on this thread,
-// except long chunks from a pipe: those are hashed off the event loop where
-// the addon is in use (#offload), without changing what a call made
-// meanwhile gives.
+// except from a long chunk from a pipe on: those are hashed off the event
+// loop where the addon is in use (offload.js), without changing what a
+// call made meanwhile gives.
 
 const { Buffer } = require('buffer');
 const { types, inspect } = require('util');
 const { LazyTransform } = require('./lazy-transform');
 const { inputEncoding, outputEncoding } = require('./encodings');
-const { createHasher, hmacHasher, absorbAsync, discard } = require('../hasher');
+const { createHasher, hmacHasher } = require('../hasher');
+const { Offload } = require('./offload');
 const { rawLease } = require('../hasher/lease');
 const { chunkBytes } = require('../chunks');
 const { viewLength } = require('../views');
@@ -32,7 +33,9 @@ class Hash extends LazyTransform {
   #secret;
   #finalized = false;
   #flushed;     // the digest pushed at the stream's end, a Buffer
-  #pending;     // a piped chunk being hashed off the event loop (#offload)
+  #pending;     // the Offload of long piped chunks, while it has any
+  #failed;      // the error an Offload's job ended with
+  #flushing;    // the stream's end, waiting for the Offload
 
   constructor(token, hasher, secret, options) {
     if (token !== kConstruct) {
@@ -62,14 +65,17 @@ class Hash extends LazyTransform {
     return this;
   }
 
-  // The hasher for a call that cannot wait: while a piped chunk is being
-  // hashed, the state from before it, updated with the chunk here.
+  // The hasher for a call that cannot wait: while piped chunks are being
+  // hashed, the state from before them, updated with them here.
   #ready() {
     const pending = this.#pending;
     if (pending !== undefined) {
       this.#pending = undefined;
-      pending.before.update(pending.bytes);
-      this.#hasher = pending.before;
+      this.#hasher = pending.takeOver();
+      // An end waiting for the Offload goes on once this call is done.
+      const flush = this.#flushing;
+      this.#flushing = undefined;
+      if (flush !== undefined) process.nextTick(() => this._flush(flush));
     }
     return this.#hasher;
   }
@@ -105,41 +111,42 @@ class Hash extends LazyTransform {
   _transform(chunk, encoding, callback) {
     try {
       const bytes = chunkBytes(chunk, 'chunk', encoding);
-      if (typeof bytes === 'string' || viewLength(bytes) < LONG || this.listenerCount('unpipe') === 0) {
+      if (this.#pending !== undefined) {
+        // After a long chunk, every chunk goes the same way, in order.
+        this.#pending.add(typeof bytes === 'string' ? Buffer.from(bytes) : bytes, callback);
+      } else if (this.#failed !== undefined) {
+        callback(this.#failed);
+      } else if (typeof bytes === 'string' || viewLength(bytes) < LONG || this.listenerCount('unpipe') === 0) {
         this.#hasher.update(bytes);
         callback();
       } else {
-        this.#offload(bytes, callback);
+        // A long chunk from a pipe (which listens for 'unpipe' while it lasts).
+        this.#pending = new Offload(this.#hasher, this.#secret, (err) => this.#idle(err));
+        this.#pending.add(bytes, callback);
       }
     } catch (err) {
       callback(err);
     }
   }
 
-  // A long chunk from a pipe (which listens for 'unpipe' while it lasts),
-  // hashed off the event loop: a copy of its own (the source may reuse its
-  // memory, another consumer change it), and a copy of the state before it,
-  // from which update(), digest() or copy() go on at once (#ready) if they
-  // are called before the job is done. The job's hasher is then dropped.
-  #offload(bytes, callback) {
-    const own = Buffer.allocUnsafeSlow(viewLength(bytes));
-    own.set(bytes);
-    const hasher = this.#hasher;
-    const pending = { hasher, before: hasher.copy(), bytes: own };
-    this.#pending = pending;
-    absorbAsync(hasher, own, own.length).then(() => this.#settled(pending, null, callback),
-      (err) => this.#settled(pending, err, callback));
-  }
-
-  #settled(pending, err, callback) {
-    const current = this.#pending === pending;
-    if (current) this.#pending = undefined;
-    discard(current ? pending.before : pending.hasher);
-    if (this.#secret) pending.bytes.fill(0);
-    callback(current ? err : null);
+  // The Offload is done: the hasher has every chunk (or a job failed).
+  #idle(err) {
+    this.#pending = undefined;
+    if (err) this.#failed = err;
+    const flush = this.#flushing;
+    this.#flushing = undefined;
+    if (flush !== undefined) this._flush(flush);
   }
 
   _flush(callback) {
+    if (this.#pending !== undefined) {
+      this.#flushing = callback;
+      return;
+    }
+    if (this.#failed !== undefined) {
+      callback(this.#failed);
+      return;
+    }
     if (this.#finalized) {
       callback();
       return;

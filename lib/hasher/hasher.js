@@ -107,6 +107,7 @@ class Hasher {
       register: (h) => h.#register(),
       absorbAsync: (h, batch, n) => h.#absorbAsync(batch, n),
       discard: (h) => h.#discard(),
+      clone: (h) => h.copy(h.#hmac ? undefined : { outputLength: h.#length }),
     };
   }
 
@@ -391,5 +392,8 @@ function newHasher(handle, alg, length, hmac, lease) {
 // finishes a hasher whose stream digest failed, freeing its state now.
 const absorbAsync = (hasher, batch, n) => internal.absorbAsync(hasher, batch, n);
 const discard = (hasher) => internal.discard(hasher);
+// clone(hasher): a copy with the same output length (copy() without options
+// gives an XOF copy the default one).
+const clone = (hasher) => internal.clone(hasher);
 
-module.exports = { Hasher, newHasher, absorbAsync, discard };
+module.exports = { Hasher, newHasher, absorbAsync, discard, clone };

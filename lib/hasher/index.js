@@ -6,7 +6,7 @@
 // hasher.js, staging).
 const binding = require('../binding');
 const { lookupAlgorithm, checkAlgorithm } = require('../args');
-const { Hasher, newHasher, absorbAsync, discard } = require('./hasher');
+const { Hasher, newHasher, absorbAsync, discard, clone } = require('./hasher');
 const { hasherLength } = require('./options');
 
 // The name of the previous createHasher() call and its entry, as hash()
@@ -44,4 +44,4 @@ function keyedHasher(keyHandle, alg) {
   return newHasher(binding.hmacKeyHasher(keyHandle), alg, alg.size, true, undefined);
 }
 
-module.exports = { createHasher, hmacHasher, keyedHasher, plainHasher, Hasher, absorbAsync, discard };
+module.exports = { createHasher, hmacHasher, keyedHasher, plainHasher, Hasher, absorbAsync, discard, clone };
