@@ -22,6 +22,7 @@ const {
   fromBuffer, fromSecret, macScratch, takeMac, allocOutput, filledBy, jobEncoding, settle,
 } = require('./results');
 const { invalidArgType } = require('./errors');
+const { viewTag, viewLength } = require('./views');
 const { createHasher, plainHasher } = require('./hasher');
 const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, digestSource } = require('./stream');
@@ -275,8 +276,19 @@ function digestSpec(algorithm, options, caller) {
   return { alg, encoding, length: outputLength(alg, requested, caller) };
 }
 
+// Inputs up to this many bytes are hashed at once on the calling thread:
+// handing a job to the pool and taking its result back costs the event loop
+// more than hashing them does (benchmark/README.md, "Figures behind design
+// choices"). The promise settles as any resolved promise does.
+const AT_ONCE = 4096;
+function atOnce(data) {
+  if (typeof data === 'string') return data.length <= AT_ONCE / 3;
+  return viewTag(data) !== undefined && viewLength(data) <= AT_ONCE;
+}
+
 function hashAsync(algorithm, data, options) {
   try {
+    if (atOnce(data)) return Promise.resolve(hash(algorithm, data, options));
     checkAlgorithm(algorithm, hashAsync);
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hashAsync);
     const { alg, encoding, length } = digestSpec(algorithm, options, hashAsync);
@@ -290,6 +302,7 @@ function hashAsync(algorithm, data, options) {
 function hmacAsync(algorithm, key, data, options) {
   const original = key;
   try {
+    if (atOnce(data)) return Promise.resolve(hmac(algorithm, key, data, options));
     checkAlgorithm(algorithm, hmacAsync);
     if (typeof key !== 'string' && !ArrayBuffer.isView(key)) key = toKeyBytes(key, hmacAsync);
     if (typeof data !== 'string' && !ArrayBuffer.isView(data)) data = toBytes(data, 'data', hmacAsync);

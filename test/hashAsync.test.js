@@ -22,6 +22,34 @@ describe('hashAsync()', function () {
     await Promise.all(jobs);
   });
 
+  it('hashes inputs up to 4 KiB at once, larger ones (and the other views) on the pool, with the same results', async function () {
+    const binding = require('../lib/binding');
+    const { hmacAsync, hmac } = require('..');
+    const original = { hashAsync: binding.hashAsync, hmacAsync: binding.hmacAsync };
+    const jobs = [];
+    const dataAt = { hashAsync: 2, hmacAsync: 3 };
+    for (const name of Object.keys(original)) {
+      binding[name] = (...args) => {
+        const data = args[dataAt[name]];
+        jobs.push(data.length ?? data.byteLength);
+        return original[name](...args);
+      };
+    }
+    try {
+      const cases = [bytes(64), bytes(4096, 2), 'x'.repeat(1365), 'x'.repeat(1366), bytes(4097, 3), new DataView(new ArrayBuffer(64))];
+      for (const data of cases) {
+        const pending = hashAsync('sha256', data);
+        const mac = hmacAsync('sha256', 'k', data, 'base64');
+        assert.ok(pending instanceof Promise);
+        assert.strictEqual(await pending, hash('sha256', data));
+        assert.strictEqual(await mac, hmac('sha256', 'k', data, 'base64'));
+      }
+      assert.deepStrictEqual(jobs, [1366, 1366, 4097, 4097, 64, 64]);
+    } finally {
+      Object.assign(binding, original);
+    }
+  });
+
   it('XOF lengths, short and long', async function () {
     for (const outputLength of [0, 1, 32, 64, 65, 1000]) {
       const options = { outputLength, outputEncoding: 'hex' };

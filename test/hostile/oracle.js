@@ -80,6 +80,9 @@ function encRef(v, forMac) {
 }
 function optionsRef(v, withLength) {
   if (v === undefined) return { ok: { enc: 'hex', length: -1 } };
+  // An HMAC's '' is a Buffer, as createHmac's digest('') is (withLength is
+  // false for HMAC); hash()'s '' is UTF-8, as crypto.hash's.
+  if (v === '' && !withLength) return { ok: { enc: 'buffer', length: -1 } };
   if (typeof v === 'string') {
     const e = encRef(v, false);
     return 'ok' in e ? { ok: { enc: e.ok, length: -1 } } : e;
