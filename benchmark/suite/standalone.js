@@ -11,4 +11,5 @@ module.exports = [
   require('./stream'), // (i) streams: hashStream vs pipeline / for await over createHash
   require('./runtime'), // (j) runtime: fast-hash vs this runtime's own call for the same work
   require('./sharing'), // (k) sharing: fs.stat latency under 16 streams; throughput of N streams
+  require('./dropin'), // (l) drop-in: createHash/createHmac chains, await hashAsync
 ];

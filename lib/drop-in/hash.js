@@ -28,14 +28,16 @@ const DATA_TYPES = 'of type string or an instance of Buffer, TypedArray, or Data
 const KEY_TYPES = 'of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey';
 const kConstruct = Symbol('fast-hash Hash');
 
+// What a Hash used as a stream keeps, made at its first chunk or end: the
+// Offload of long piped chunks while it has any, the error a job ended
+// with, the stream's end waiting for the Offload, and the digest pushed.
+const streamState = () => ({ pending: undefined, failed: undefined, flushing: undefined, flushed: undefined });
+
 class Hash extends LazyTransform {
   #hasher;
   #secret;
   #finalized = false;
-  #flushed;     // the digest pushed at the stream's end, a Buffer
-  #pending;     // the Offload of long piped chunks, while it has any
-  #failed;      // the error an Offload's job ended with
-  #flushing;    // the stream's end, waiting for the Offload
+  #stream;      // streamState(), once used as a stream
 
   constructor(token, hasher, secret, options) {
     if (token !== kConstruct) {
@@ -53,12 +55,13 @@ class Hash extends LazyTransform {
   update(data, encoding) {
     if (!Hash.is(this)) throw invalidThis('Hash', 'update');
     if (this.#finalized) throw finalized(this.update);
+    const hasher = this.#stream === undefined ? this.#hasher : this.#ready();
     if (typeof data === 'string') {
       const name = inputEncoding(encoding);
       if (name === 'hex' && data.length % 2 !== 0) throw oddHex(data, encoding, this.update);
-      this.#ready().update(data, name);
+      hasher.update(data, name);
     } else if (ArrayBuffer.isView(data)) {
-      this.#ready().update(data);
+      hasher.update(data);
     } else {
       throw invalidArgType('data', DATA_TYPES, data, this.update);
     }
@@ -68,13 +71,14 @@ class Hash extends LazyTransform {
   // The hasher for a call that cannot wait: while piped chunks are being
   // hashed, the state from before them, updated with them here.
   #ready() {
-    const pending = this.#pending;
+    const stream = this.#stream;
+    const pending = stream?.pending;
     if (pending !== undefined) {
-      this.#pending = undefined;
+      stream.pending = undefined;
       this.#hasher = pending.takeOver();
       // An end waiting for the Offload goes on once this call is done.
-      const flush = this.#flushing;
-      this.#flushing = undefined;
+      const flush = stream.flushing;
+      stream.flushing = undefined;
       if (flush !== undefined) process.nextTick(() => this._flush(flush));
     }
     return this.#hasher;
@@ -91,9 +95,9 @@ class Hash extends LazyTransform {
       return !encoding || encoding === 'buffer' ? Buffer.alloc(0) : '';
     }
     const name = outputEncoding(encoding);
-    const flushed = this.#flushed;
+    const flushed = this.#stream?.flushed;
     if (flushed === undefined) {
-      const result = this.#ready().digest(name);
+      const result = (this.#stream === undefined ? this.#hasher : this.#ready()).digest(name);
       this.#finalized = true;
       return result;
     }
@@ -109,20 +113,21 @@ class Hash extends LazyTransform {
   }
 
   _transform(chunk, encoding, callback) {
+    const stream = (this.#stream ??= streamState());
     try {
       const bytes = chunkBytes(chunk, 'chunk', encoding);
-      if (this.#pending !== undefined) {
+      if (stream.pending !== undefined) {
         // After a long chunk, every chunk goes the same way, in order.
-        this.#pending.add(typeof bytes === 'string' ? Buffer.from(bytes) : bytes, callback);
-      } else if (this.#failed !== undefined) {
-        callback(this.#failed);
+        stream.pending.add(typeof bytes === 'string' ? Buffer.from(bytes) : bytes, callback);
+      } else if (stream.failed !== undefined) {
+        callback(stream.failed);
       } else if (typeof bytes === 'string' || viewLength(bytes) < LONG || this.listenerCount('unpipe') === 0) {
         this.#hasher.update(bytes);
         callback();
       } else {
         // A long chunk from a pipe (which listens for 'unpipe' while it lasts).
-        this.#pending = new Offload(this.#hasher, this.#secret, (err) => this.#idle(err));
-        this.#pending.add(bytes, callback);
+        stream.pending = new Offload(this.#hasher, this.#secret, (err) => this.#idle(err));
+        stream.pending.add(bytes, callback);
       }
     } catch (err) {
       callback(err);
@@ -131,20 +136,22 @@ class Hash extends LazyTransform {
 
   // The Offload is done: the hasher has every chunk (or a job failed).
   #idle(err) {
-    this.#pending = undefined;
-    if (err) this.#failed = err;
-    const flush = this.#flushing;
-    this.#flushing = undefined;
+    const stream = this.#stream;
+    stream.pending = undefined;
+    if (err) stream.failed = err;
+    const flush = stream.flushing;
+    stream.flushing = undefined;
     if (flush !== undefined) this._flush(flush);
   }
 
   _flush(callback) {
-    if (this.#pending !== undefined) {
-      this.#flushing = callback;
+    const stream = (this.#stream ??= streamState());
+    if (stream.pending !== undefined) {
+      stream.flushing = callback;
       return;
     }
-    if (this.#failed !== undefined) {
-      callback(this.#failed);
+    if (stream.failed !== undefined) {
+      callback(stream.failed);
       return;
     }
     if (this.#finalized) {
@@ -158,11 +165,13 @@ class Hash extends LazyTransform {
       callback(err);
       return;
     }
-    this.#flushed = digest;
+    stream.flushed = digest;
     callback(null, digest);
   }
 }
 
+// node:crypto's Hmac has no copy(). (A subclass: construction through one
+// level of classes costs less than through two.)
 class Hmac extends Hash {}
 Object.defineProperty(Hmac.prototype, 'copy', { value: undefined });
 
