@@ -1,4 +1,5 @@
 /// <reference types="node" />
+import { Transform, TransformOptions } from 'stream';
 
 /** What can be hashed: strings are hashed as UTF-8 (as `Buffer.from(string)`
  * encodes them); views contribute only the bytes they view. */
@@ -228,10 +229,11 @@ export interface Hasher {
   readonly algorithm: string;
   /** Absorbs a part; a string is read in `inputEncoding` (default UTF-8).
    * The part is read now: changing it afterwards changes nothing. */
-  update(data: BinaryLike, inputEncoding?: InputEncoding): this;
-  /** The digest of every part so far: a `Buffer` unless an encoding is given. */
+  update(data: BinaryLike, inputEncoding?: InputEncoding | 'buffer' | null): this;
+  /** The digest of every part so far: a `Buffer` unless an encoding is given
+   * (a falsy one gives a `Buffer` too, as `Hash#digest`). */
   digest(): Buffer;
-  digest(outputEncoding: BufferEncodingName): Buffer;
+  digest(outputEncoding: BufferEncodingName | '' | null | undefined): Buffer;
   digest(options: HasherDigestOptions & { outputEncoding?: BufferEncodingName | undefined }): Buffer;
   digest(outputEncoding: TextEncoding): string;
   digest(options: HasherDigestOptions & { outputEncoding: TextEncoding }): string;
@@ -249,6 +251,51 @@ export interface Hasher {
 /** An incremental digest: equals `crypto.createHash(algorithm, options)` fed
  * the same parts. */
 export function createHasher(algorithm: string, options?: HasherOptions): Hasher;
+
+/** Options of `createHash` and `Hash#copy`: a `Transform`'s, and
+ * `outputLength` for the XOFs, as `crypto.createHash` takes them. */
+export interface CreateHashOptions extends TransformOptions {
+  outputLength?: number | undefined;
+}
+
+/** Options of `createHmac`: a `Transform`'s, and the encoding of a string
+ * key, as `crypto.createHmac` takes them. */
+export interface CreateHmacOptions extends TransformOptions {
+  encoding?: BufferEncoding | undefined;
+}
+
+/**
+ * `node:crypto`'s `Hash`, as `createHash` makes it: a `Transform` (chunks
+ * written are hashed; the digest is pushed at the end) whose stream state is
+ * made only when a stream method is first used. `digest()` with no or a
+ * falsy argument, or an encoding `Buffer#toString` does not know, is a
+ * `Buffer`; an unknown `inputEncoding` reads a string as UTF-8.
+ */
+export interface Hash extends Transform {
+  update(data: string | NodeJS.ArrayBufferView, inputEncoding?: string | null): this;
+  digest(): Buffer;
+  digest(outputEncoding: BufferEncodingName | '' | null | undefined): Buffer;
+  digest(outputEncoding: TextEncoding): string;
+  digest(outputEncoding: string): string | Buffer;
+  copy(options?: CreateHashOptions): Hash;
+}
+
+/** `node:crypto`'s `Hmac`, as `createHmac` makes it: as `Hash`, without
+ * `copy()`; a second `digest()` gives an empty result. */
+export interface Hmac extends Transform {
+  update(data: string | NodeJS.ArrayBufferView, inputEncoding?: string | null): this;
+  digest(): Buffer;
+  digest(outputEncoding: BufferEncodingName | '' | null | undefined): Buffer;
+  digest(outputEncoding: TextEncoding): string;
+  digest(outputEncoding: string): string | Buffer;
+}
+
+/** A drop-in for `crypto.createHash`: same arguments, results, errors and
+ * stream behaviour. */
+export function createHash(algorithm: string, options?: CreateHashOptions): Hash;
+
+/** A drop-in for `crypto.createHmac`. */
+export function createHmac(algorithm: string, key: HmacKeyMaterial, options?: CreateHmacOptions): Hmac;
 
 /** A chunk of a stream: strings are hashed as UTF-8. */
 export type StreamChunk = string | NodeJS.ArrayBufferView | ArrayBuffer | SharedArrayBuffer;

@@ -3,7 +3,9 @@ import { createSecretKey } from 'crypto';
 import {
   hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey, createHasher, Hasher,
   hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, hashStream, hmacStream, implementation,
+  createHash, createHmac, Hash, Hmac,
 } from '../..';
+import dropIn from '../../index.mjs';
 import { createReadStream } from 'fs';
 import { Readable, Transform } from 'stream';
 
@@ -71,7 +73,7 @@ const wrong7: string = createHasher('sha256').digest();
 // @ts-expect-error a text encoding gives a string
 const wrong8: Buffer = createHasher('sha256').digest({ outputEncoding: 'hex' });
 // @ts-expect-error not an input encoding
-createHasher('sha256').update('a', 'buffer');
+createHasher('sha256').update('a', 'nope');
 // @ts-expect-error options are an object
 createHasher('sha256', 'hex');
 // @ts-expect-error algorithm is read-only
@@ -118,3 +120,17 @@ async function streams(): Promise<void> {
 export { later, streams, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
 export { hsBuf, hsHex, hsOpt, hsOptBuf, hsCopy, hsAlg, hsMac, chained, wrong7, wrong8 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };
+
+// createHash/createHmac: node:crypto's Hash and Hmac, streams included.
+const h: Hash = createHash('sha256');
+const hHex: string = h.update('a', 'utf8').update(Buffer.from('b'), null).copy().digest('hex');
+const hBuf: Buffer = createHash('shake256', { outputLength: 8 }).digest('');
+const hAsStream: Transform = createHash('md5').setEncoding('hex');
+const m: Hmac = createHmac('sha256', '6b6579', { encoding: 'hex' });
+const mBuf: Buffer = m.update('x').digest();
+createReadStream(__filename).pipe(createHmac('sha1', createSecretKey(Buffer.from('k'))));
+const viaDefault: string = dropIn.createHash('sha1').update('x').digest('base64');
+// @ts-expect-error Hmac has no copy()
+m.copy();
+const fromHasher: Buffer = createHasher('sha256').update('a', null).digest(null);
+void [h, hHex, hBuf, hAsStream, mBuf, viaDefault, fromHasher];
