@@ -40,6 +40,7 @@ const CHUNKS = [
   ['buffers', [bytes(3), bytes(100, 2), bytes(5000, 3)]],
   ['views', [new Uint16Array([1, 2, 3]), new Uint8Array(bytes(70, 4).buffer, 3, 20)]],
   ['long', [big(70000, 5), big(200000, 6), bytes(10, 7), big(65536, 8)]],
+  ['batches', [big(1.3 * (1 << 20), 5), bytes(10, 7), big(2.2 * (1 << 20), 6)]],
   ['empty', []],
 ];
 
@@ -174,7 +175,7 @@ describe('createHash()/createHmac() as streams', function () {
     assert.deepStrictEqual(out, [crypto.createHash('md5').update(bytes(100)).update('x').digest()]);
   });
 
-  it('hashes long piped chunks with hasherUpdateAsync, and written ones at once', async function () {
+  it('hashes piped chunks from a long one on in 1 MiB jobs (hasherUpdateAsync), written ones at once', async function () {
     const calls = [];
     const original = binding.hasherUpdateAsync;
     binding.hasherUpdateAsync = function (...args) {
@@ -183,13 +184,12 @@ describe('createHash()/createHmac() as streams', function () {
     };
     try {
       const h = fastHash.createHash('sha256');
-      h.write(big(100000, 1));
+      h.write(big(3 << 20, 1));
       assert.strictEqual(calls.length, 0, 'a written chunk went off the event loop');
-      const chunks = [big(100000, 2), bytes(100, 3), big(300000, 4)];
+      const chunks = [bytes(100, 9), big(1.5 * (1 << 20), 2), bytes(100, 3), big(3 << 20, 4)];
       await pipeline(Readable.from(chunks), h);
-      // (A short chunk that comes while a long one is being hashed follows it.)
-      assert.deepStrictEqual(calls.filter((n) => n >= 65536), [100000, 300000]);
-      const ref = crypto.createHash('sha256').update(big(100000, 1));
+      assert.deepStrictEqual(calls, [1 << 20, 1 << 20, 1 << 20, 1 << 20]);
+      const ref = crypto.createHash('sha256').update(big(3 << 20, 1));
       for (const c of chunks) ref.update(c);
       assert.deepStrictEqual(h.read(), ref.digest());
     } finally {
@@ -211,7 +211,7 @@ describe('createHash()/createHmac() as streams', function () {
       return job.then(() => gate);
     };
     try {
-      const chunks = [big(100000, 1), big(70000, 2), big(90000, 3)];
+      const chunks = [big(1.2 * (1 << 20), 1), big(1.5 * (1 << 20), 2), big(0.9 * (1 << 20), 3)];
       const h = fastHash.createHash('sha256');
       const src = new PassThrough();
       src.pipe(h, { end: false });

@@ -134,11 +134,14 @@ class Hash extends LazyTransform {
     }
   }
 
-  // The Offload is done: the hasher has every chunk (or a job failed).
+  // The Offload has hashed every chunk written (or a job failed, and it is
+  // closed).
   #idle(err) {
     const stream = this.#stream;
-    stream.pending = undefined;
-    if (err) stream.failed = err;
+    if (err) {
+      stream.pending = undefined;
+      stream.failed = err;
+    }
     const flush = stream.flushing;
     stream.flushing = undefined;
     if (flush !== undefined) this._flush(flush);
@@ -146,9 +149,14 @@ class Hash extends LazyTransform {
 
   _flush(callback) {
     const stream = (this.#stream ??= streamState());
-    if (stream.pending !== undefined) {
-      stream.flushing = callback;
-      return;
+    const pending = stream.pending;
+    if (pending !== undefined) {
+      if (!pending.idle) {
+        stream.flushing = callback;
+        return;
+      }
+      stream.pending = undefined;
+      this.#hasher = pending.close();
     }
     if (stream.failed !== undefined) {
       callback(stream.failed);

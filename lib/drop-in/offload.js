@@ -1,92 +1,91 @@
 'use strict';
-// Long chunks piped into a Hash or Hmac, hashed off the event loop
-// (hasherUpdateAsync, one job at a time) while the stream goes
-// on as node:crypto's does. Each chunk is copied into memory of its own
-// (the source may reuse its memory, another consumer change it), and the
-// state from before the first unfinished chunk is kept: a call that cannot
-// wait (update, digest, copy) takes it over (takeOver), updated here with
-// the chunks not yet hashed, and the jobs' hasher is dropped once they end.
-// The kept state moves on after each job (a copy of the jobs' hasher while
-// no job holds it).
+// Long chunks piped into a Hash or Hmac, hashed off the event loop while
+// the stream goes on as node:crypto's does. Chunks are copied into batches
+// of the Offload's own (the source may reuse its memory, another consumer
+// change it); each full batch is one job (hasherUpdateAsync), one at a time,
+// since a job's hand-over costs as much as hashing a short one does. When a
+// job starts, the state before it is copied: a call that cannot wait
+// (update, digest, copy) takes that copy over (takeOver), updated here with
+// every batch kept, and the jobs' hasher is dropped once its job ends.
 // Contract: add(chunk, callback) calls back at once while less than LIMIT
-// bytes are unfinished (so writes reach the hasher when node:crypto's
-// would), else once they are; the owner learns through onIdle when nothing
-// is left; a job's error goes to the next callback.
+// bytes wait for a job (so writes reach the hasher when node:crypto's
+// would), else once they do not; onIdle(error) is called when no job runs
+// (error: the one a job failed with); close() ends an idle Offload and
+// gives its hasher with everything written.
 const { Buffer } = require('buffer');
 const { absorbAsync, discard, clone } = require('../hasher');
-const { viewLength } = require('../views');
+const { viewLength, viewSlice } = require('../views');
 
+const BATCH = 1024 * 1024;
 const LIMIT = 4 * 1024 * 1024;
 
 class Offload {
   #hasher;
-  #before;
+  #before;         // the state before the running job, while one runs
   #secret;
   #onIdle;
-  #chunks = [];    // own copies, oldest first: [0, #sent) being hashed
-  #sent = 0;
-  #bytes = 0;
-  #waiter;         // a write's callback held back while LIMIT is reached
-  #error;
+  #running;        // the batch being hashed
+  #full = [];      // full batches waiting for a job, oldest first
+  #current;        // the batch being filled: #current[0, #used)
+  #used = 0;
+  #spare = [];
+  #waiter;         // a write's callback held back while LIMIT bytes wait
   #abandoned = false;
 
   constructor(hasher, secret, onIdle) {
     this.#hasher = hasher;
-    this.#before = clone(hasher);
     this.#secret = secret;
     this.#onIdle = onIdle;
   }
 
   add(bytes, callback) {
-    const own = Buffer.allocUnsafeSlow(viewLength(bytes));
-    own.set(bytes);
-    this.#chunks.push(own);
-    this.#bytes += own.length;
-    this.#pump();
-    if (this.#bytes < LIMIT) callback();
+    const n = viewLength(bytes);
+    for (let at = 0; at < n;) {
+      if (this.#current === undefined) this.#current = this.#spare.pop() ?? Buffer.allocUnsafeSlow(BATCH);
+      const fits = Math.min(n - at, BATCH - this.#used);
+      this.#current.set(fits === n ? bytes : viewSlice(bytes, at, fits), this.#used);
+      this.#used += fits;
+      at += fits;
+      if (this.#used === BATCH) {
+        this.#full.push(this.#current);
+        this.#current = undefined;
+        this.#used = 0;
+      }
+    }
+    this.#send();
+    if (this.#waiting() < LIMIT) callback();
     else this.#waiter = callback;
   }
 
-  #pump() {
-    if (this.#sent === 0 && this.#chunks.length !== 0) {
-      const chunk = this.#chunks[this.#sent++];
-      absorbAsync(this.#hasher, chunk, chunk.length).then(() => this.#ended(null), (err) => this.#ended(err));
-    }
+  #waiting() {
+    return this.#full.length * BATCH + this.#used;
+  }
+
+  #send() {
+    if (this.#running !== undefined || this.#full.length === 0) return;
+    const batch = (this.#running = this.#full.shift());
+    this.#before = clone(this.#hasher);
+    absorbAsync(this.#hasher, batch, BATCH).then(() => this.#ended(null), (err) => this.#ended(err));
   }
 
   #ended(err) {
-    const chunk = this.#chunks.shift();
-    this.#sent--;
-    this.#bytes -= chunk.length;
+    this.#give(this.#running);
+    this.#running = undefined;
     if (this.#abandoned) {
-      if (this.#secret) chunk.fill(0);
-      if (this.#sent === 0) discard(this.#hasher);
+      discard(this.#hasher);
       return;
     }
-    if (this.#secret) chunk.fill(0);
-    if (err !== null) {
-      this.#error ??= err;
-    } else {
-      discard(this.#before);
-      this.#before = clone(this.#hasher);
-      this.#pump();
-    }
-    if (this.#sent === 0 && (this.#chunks.length === 0 || this.#error !== undefined)) {
-      this.#finish();
-    } else if (this.#bytes < LIMIT) {
-      this.#release(undefined);
-    }
+    discard(this.#before);
+    this.#before = undefined;
+    if (err === null) this.#send();
+    if (this.#running === undefined) this.#onIdle(err ?? undefined);
+    if (err !== null || this.#waiting() < LIMIT) this.#release(err ?? undefined);
   }
 
-  // Nothing left: the kept state goes, and the owner hashes on this thread.
-  #finish() {
-    this.#abandoned = true;
-    discard(this.#before);
-    if (this.#secret) for (const chunk of this.#chunks) chunk.fill(0);
-    this.#chunks = [];
-    const error = this.#error;
-    this.#onIdle(error);
-    this.#release(error);
+  // A batch done with: wiped if it held HMAC input, kept for reuse.
+  #give(batch) {
+    if (this.#secret) batch.fill(0);
+    if (!this.#abandoned && this.#spare.length < 2) this.#spare.push(batch);
   }
 
   #release(err) {
@@ -95,16 +94,35 @@ class Offload {
     if (waiter !== undefined) waiter(err);
   }
 
-  // The hasher for a call that cannot wait: the kept state, updated with
-  // every chunk not yet hashed. A held-back write is let go on the next tick.
+  // Whether no job runs (the hasher takes calls).
+  get idle() {
+    return this.#running === undefined;
+  }
+
+  // Ends an idle Offload: its hasher, updated with the batch being filled.
+  close() {
+    this.#abandoned = true;
+    if (this.#current !== undefined) {
+      this.#hasher.update(this.#current.subarray(0, this.#used));
+      this.#give(this.#current);
+    }
+    this.#spare = [];
+    return this.#hasher;
+  }
+
+  // The hasher for a call that cannot wait: close()'s when idle, else the
+  // state before the running job updated with every batch kept. A
+  // held-back write is let go on the next tick.
   takeOver() {
+    if (this.idle) return this.close();
     this.#abandoned = true;
     const hasher = this.#before;
-    for (const chunk of this.#chunks) hasher.update(chunk);
-    // Chunks not sent are done with; those sent are wiped as their jobs end.
-    const unsent = this.#chunks.splice(this.#sent);
-    if (this.#secret) for (const chunk of unsent) chunk.fill(0);
-    if (this.#sent === 0) discard(this.#hasher);
+    for (const batch of [this.#running, ...this.#full]) hasher.update(batch);
+    if (this.#current !== undefined) hasher.update(this.#current.subarray(0, this.#used));
+    for (const batch of this.#full) this.#give(batch);
+    if (this.#current !== undefined) this.#give(this.#current);
+    this.#full = [];
+    this.#current = undefined;
     const waiter = this.#waiter;
     this.#waiter = undefined;
     if (waiter !== undefined) process.nextTick(waiter);
