@@ -32,6 +32,17 @@ const INPUT_ENCODINGS = [undefined, 'utf8', 'hex', 'HEX', 'base64', 'latin1', 'b
 const OUTPUT_ENCODINGS = [undefined, 'hex', 'base64', 'base64url', 'latin1', 'binary', 'BASE64', 'utf8',
   'ucs2', 'buffer', 'BUFFER', 'nope', '', null, 0, 5, {}];
 
+// Bun's and Deno's node:crypto differ from Node's on odd arguments (a
+// second Hmac#digest('nope') is a Buffer on Bun; Deno's Hmac#update fails
+// on a Uint16Array, its digest('nope') throws, its createHmac takes
+// { encoding: 5 }), and fast-hash behaves as Node does: there the
+// sequences draw from the arguments all of them read alike.
+const ON_NODE = !process.versions.bun && !process.versions.deno;
+const COMMON = (list, keep) => (ON_NODE ? list : list.filter(keep));
+const DATA_DRAWN = COMMON(DATA, (d) => typeof d === 'string' || Buffer.isBuffer(d) || d === null || typeof d === 'number');
+const INPUTS_DRAWN = COMMON(INPUT_ENCODINGS, (e) => [undefined, 'utf8', 'hex', 'base64', 'latin1'].includes(e));
+const OUTPUTS_DRAWN = COMMON(OUTPUT_ENCODINGS, (e) => [undefined, 'hex', 'base64', 'latin1', 'buffer'].includes(e));
+
 // What a call gave, as comparable data.
 function outcome(fn) {
   try {
@@ -39,7 +50,10 @@ function outcome(fn) {
     if (value !== null && typeof value === 'object' && typeof value.update === 'function') return { self: true };
     return { value: Buffer.isBuffer(value) ? ['Buffer', value.toString('hex')] : value };
   } catch (err) {
-    return { error: [err.constructor.name, err.message], code: err.code };
+    // The class as instanceof tells it (Deno names its error classes
+    // after their codes).
+    const Class = err instanceof TypeError ? 'TypeError' : err instanceof RangeError ? 'RangeError' : 'Error';
+    return { error: [Class, err.message], code: err.code };
   }
 }
 
@@ -47,6 +61,10 @@ function outcome(fn) {
 // or not.
 function same(ours, theirs, where) {
   if (theirs.error !== undefined) {
+    assert.ok(ours.error !== undefined, `${where}: no error where node:crypto throws`);
+    // Bun's and Deno's check arguments in another order and word some
+    // errors their own way: there, that both throw is what is compared.
+    if (!ON_NODE) return;
     assert.deepStrictEqual(ours.error, theirs.error, where);
     if (theirs.code !== undefined) assert.strictEqual(ours.code, theirs.code, where);
     else assert.strictEqual(typeof ours.code, 'string', `${where}: no code`);
@@ -58,12 +76,12 @@ function same(ours, theirs, where) {
 function randomCall(pick) {
   switch (pick(6)) {
     case 0: case 1: case 2: {
-      const data = DATA[pick(DATA.length)];
-      const encoding = INPUT_ENCODINGS[pick(INPUT_ENCODINGS.length)];
+      const data = DATA_DRAWN[pick(DATA_DRAWN.length)];
+      const encoding = INPUTS_DRAWN[pick(INPUTS_DRAWN.length)];
       return { name: `update(${show(data)}, ${String(encoding)})`, call: (h) => h.update(data, encoding) };
     }
     case 3: {
-      const encoding = OUTPUT_ENCODINGS[pick(OUTPUT_ENCODINGS.length)];
+      const encoding = OUTPUTS_DRAWN[pick(OUTPUTS_DRAWN.length)];
       return { name: `digest(${String(encoding)})`, call: (h) => h.digest(encoding) };
     }
     case 4:
@@ -145,7 +163,8 @@ describe('createHash()', function () {
 describe('createHmac()', function () {
   it('equals crypto.createHmac call by call, a second digest() included', function () {
     const algorithms = hmacAlgorithms().filter((a) => ['sha256', 'md5', 'sha512', 'sha3-256', 'sha1'].includes(a));
-    const keys = ['k', '', 'x'.repeat(200), bytes(32, 9), new Uint16Array([5, 6]), new ArrayBuffer(7)];
+    const keys = COMMON(['k', '', 'x'.repeat(200), bytes(32, 9), new Uint16Array([5, 6]), new ArrayBuffer(7)],
+      (k) => typeof k === 'string' || Buffer.isBuffer(k));
     for (const seed of SEEDS) {
       const alg = algorithms[seed % algorithms.length];
       const key = keys[seed % keys.length];
@@ -158,8 +177,8 @@ describe('createHmac()', function () {
     const cases = [
       ['sha256', '6b6579', { encoding: 'hex' }], ['sha256', 'a2V5', { encoding: 'base64' }], ['sha256', 'key', null],
       ['sha256', secret, undefined], ['sha256', 5, undefined], ['sha256', null, undefined], ['sha256', {}, undefined],
-      ['sha256', 'k', { encoding: 5 }], ['nope', 'k', undefined], [5, 'k', undefined], ['shake128', 'k', undefined],
-      ['sha256', 'k', { encoding: 'nope' }],
+      ['nope', 'k', undefined], [5, 'k', undefined], ['shake128', 'k', undefined],
+      ...(ON_NODE ? [['sha256', 'k', { encoding: 5 }], ['sha256', 'k', { encoding: 'nope' }]] : []),
     ];
     for (const [alg, key, options] of cases) {
       const where = `createHmac(${String(alg)}, ${show(key)}, ${JSON.stringify(options)})`;
