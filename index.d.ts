@@ -246,7 +246,45 @@ export interface Hasher {
    * chunk fails the stream with `ERR_CRYPTO_HASH_FINALIZED`. Chunks are
    * hashed on this thread as they pass. */
   passThrough(): import('stream').Transform;
+  /** Finishes the hasher as `digest()` does, writing the digest into
+   * `target` at byte `offset` (default 0); returns the bytes written. A
+   * target too small or a bad offset: `RangeError` `ERR_OUT_OF_RANGE`,
+   * nothing written and the hasher not finished. */
+  digestInto(target: IntoTarget, offset?: number): number;
+  /** Feeds everything `source` yields into the hasher, in order, and
+   * resolves with the hasher, not finished. While pending, the other
+   * methods throw `ERR_INVALID_STATE`; on a rejection the hasher is
+   * finished and wiped. */
+  updateFrom(source: StreamSource, options?: UpdateFromOptions): Promise<this>;
 }
+
+/** Memory a digest can be written into (`hashInto`, `Hasher#digestInto`). */
+export type IntoTarget = NodeJS.ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/** Options of `hashInto`: the output length of an XOF. */
+export interface HashIntoOptions {
+  outputLength?: number | undefined;
+}
+
+/** Options of `Hasher#updateFrom`. */
+export interface UpdateFromOptions {
+  /** Aborting rejects with an `AbortError` and stops reading. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The digest of `data` written into `target` at byte `offset` (default 0),
+ * with no allocation; returns the number of bytes written. A target too
+ * small for the digest at that offset, or an offset that is not a
+ * non-negative safe integer: `RangeError` `ERR_OUT_OF_RANGE`, nothing
+ * written. */
+export function hashInto(
+  algorithm: string,
+  data: BinaryLike,
+  target: IntoTarget,
+  offset?: number,
+  options?: HashIntoOptions,
+): number;
+export function hashInto(algorithm: string, data: BinaryLike, target: IntoTarget, options: HashIntoOptions): number;
 
 /** An incremental digest: equals `crypto.createHash(algorithm, options)` fed
  * the same parts. */
@@ -452,6 +490,12 @@ export function hmacAsync(
 /** A file path: a string, a Buffer of raw bytes, or a `file:` URL. */
 export type PathLike = string | Buffer | URL;
 
+/** Options of `hashFile`: `hash`'s, and a `signal` whose abort rejects
+ * with an `AbortError`, closes the file and ends the read within a slice. */
+export interface HashFileOptions extends HashOptions {
+  signal?: AbortSignal | undefined;
+}
+
 /** The digest of a file's contents, read natively on the thread pool.
  * File-system failures reject with Node-style errors (`code`, `errno`,
  * `syscall`, `path`). */
@@ -463,7 +507,7 @@ export function hashFile(
 export function hashFile(
   algorithm: string,
   path: PathLike,
-  options: HashOptions & { outputEncoding: BufferEncodingName },
+  options: HashFileOptions & { outputEncoding: BufferEncodingName },
 ): Promise<Buffer>;
 export function hashFile(
   algorithm: string,
@@ -473,7 +517,7 @@ export function hashFile(
 export function hashFile(
   algorithm: string,
   path: PathLike,
-  options: HashOptions & { outputEncoding?: TextEncoding | undefined },
+  options: HashFileOptions & { outputEncoding?: TextEncoding | undefined },
 ): Promise<string>;
 
 /** `hashFile`, synchronously: throws what `hashFile` rejects with. */

@@ -82,12 +82,18 @@ function finalized(caller) {
   return makeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called', caller);
 }
 
+// A call on a Hasher while updateFrom() reads into it.
+function pending(caller) {
+  return makeError(Error, 'ERR_INVALID_STATE', 'Invalid state: updateFrom() is still feeding this hasher', caller);
+}
+
 // A method called on something that is not a `type`.
 function invalidThis(type, what) {
   return makeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type ${type} (${what})`);
 }
 
 module.exports = {
+  pending,
   finalized,
   invalidThis,
   makeError, invalidArgType, invalidArgValue, outOfRange, invalidDigest, keyDestroyed,

@@ -25,7 +25,9 @@ const { invalidArgType } = require('./errors');
 const { viewTag, viewLength } = require('./views');
 const { createHasher, plainHasher } = require('./hasher');
 const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
-const { sourceKind, streamOptions, digestSource } = require('./stream');
+const { sourceKind, streamOptions, signalOption, digestSource } = require('./stream');
+const { hashInto } = require('./into');
+const { abortable } = require('./file-abort');
 const { createHash, createHmac } = require('./drop-in/hash');
 
 // The name of the previous hash() call and its entry: the common case is one
@@ -323,7 +325,10 @@ function hashFile(algorithm, path, options) {
     checkAlgorithm(algorithm, hashFile);
     path = toPath(path, hashFile);
     const { alg, encoding, length } = digestSpec(algorithm, options, hashFile);
-    return settle(binding.hashFile(alg.id, jobEncoding(encoding), path, length), encoding);
+    // An options object may hold a signal (file-abort.js).
+    const signal = options !== null && typeof options === 'object' ? signalOption(options, hashFile) : undefined;
+    const job = (cancel) => binding.hashFile(alg.id, jobEncoding(encoding), path, length, cancel);
+    return settle(abortable(job, signal), encoding);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -348,6 +353,7 @@ function getHashes() {
 module.exports = {
   implementation: binding.implementation,
   hash,
+  hashInto,
   hmac,
   createHmacKey,
   createHasher,

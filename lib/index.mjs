@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 const fastHash = require('./index.js');
 
 export const {
-  hash, hmac, createHmacKey, createHasher, verifyHmac, hashMany, hashAsync, hmacAsync,
+  hash, hashInto, hmac, createHmacKey, createHasher, verifyHmac, hashMany, hashAsync, hmacAsync,
   hashFile, hashFileSync, hashStream, hmacStream, getHashes, implementation,
   createHash, createHmac,
 } = fastHash;

@@ -39,21 +39,24 @@ function filledBy(fn, algId, a, b, length) {
   return out;
 }
 
-// A plain hasher's digest (hasher/) when all it was given is one string: hash() of it.
-function textShot(id, text, length, encoding) {
+// A plain hasher's digest (hasher/) when all it was given is one string:
+// hash() of it (written into `out` when given: hasher.digestInto()).
+function textShot(id, text, length, encoding, out) {
+  if (out !== undefined) return binding.hash(id, ENC_BUFFER, text, length, out);
   if (isNativeText(encoding)) return binding.hash(id, encoding, text, length);
-  const out = allocOutput(length);
-  binding.hash(id, ENC_BUFFER, text, length, out);
-  return fromBuffer(out, encoding);
+  const bytes = allocOutput(length);
+  binding.hash(id, ENC_BUFFER, text, length, bytes);
+  return fromBuffer(bytes, encoding);
 }
 
 // A plain hasher's digest (hasher/) when everything it was given is staged (n bytes
-// of `stage`): one one-shot of them.
-function stageShot(id, stage, n, length, encoding) {
+// of `stage`): one one-shot of them (into `out` as textShot).
+function stageShot(id, stage, n, length, encoding, out) {
+  if (out !== undefined) return binding.hashPrefix(id, ENC_BUFFER, stage, n, length, out);
   if (isNativeText(encoding)) return binding.hashPrefix(id, encoding, stage, n, length);
-  const out = allocOutput(length);
-  binding.hashPrefix(id, ENC_BUFFER, stage, n, length, out);
-  return fromBuffer(out, encoding);
+  const bytes = allocOutput(length);
+  binding.hashPrefix(id, ENC_BUFFER, stage, n, length, bytes);
+  return fromBuffer(bytes, encoding);
 }
 
 // ---- MACs -------------------------------------------------------------------
@@ -88,11 +91,25 @@ function fromSecret(out, encoding) {
 }
 
 // The MAC of data with the HmacKey binding handle `handle` (size: the
-// MAC's bytes) as `encoding` asks, kept as a secret.
-function keyMac(handle, size, data, encoding) {
+// MAC's bytes) as `encoding` asks, kept as a secret; written straight into
+// `out` when given (hasher.digestInto(): the caller's memory, no scratch).
+function keyMac(handle, size, data, encoding, out) {
+  if (out !== undefined) return binding.hmacKeyDigest(handle, ENC_BUFFER, data, out);
   if (isNativeText(encoding)) return binding.hmacKeyDigest(handle, encoding, data);
   const scratch = macScratch(size);
   binding.hmacKeyDigest(handle, ENC_BUFFER, data, scratch);
+  return takeMac(scratch, encoding);
+}
+
+// A hasher's digest (hasher/: the binding's hasherDigest of its state
+// `handle` with stage[0, used) as the tail) as `encoding` asks: into `out`
+// when given; a MAC (`secret`) through the scratch, as takeMac keeps it.
+function stateDigest(handle, encoding, stage, used, length, secret, out) {
+  if (out !== undefined) return binding.hasherDigest(handle, ENC_BUFFER, stage, used, out);
+  if (isNativeText(encoding)) return binding.hasherDigest(handle, encoding, stage, used);
+  if (!secret) return fromBuffer(filledBy(binding.hasherDigest, handle, stage, used, length), encoding);
+  const scratch = macScratch(length);
+  binding.hasherDigest(handle, ENC_BUFFER, stage, used, scratch);
   return takeMac(scratch, encoding);
 }
 
@@ -104,5 +121,6 @@ const settle = (promise, encoding) =>
   (typeof encoding === 'number' ? promise : promise.then((out) => fromBuffer(out, encoding)));
 
 module.exports = {
-  fromBuffer, allocOutput, filledBy, textShot, stageShot, macScratch, takeMac, fromSecret, keyMac, jobEncoding, settle,
+  fromBuffer, allocOutput, filledBy, textShot, stageShot, macScratch, takeMac, fromSecret, keyMac, stateDigest,
+  jobEncoding, settle,
 };

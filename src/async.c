@@ -5,7 +5,13 @@
  * of the key, of the path, and of the algorithm entry with its own EVP_MD
  * reference. The thread-pool side touches no JS and nothing of the
  * environment's: its digest states have contexts of their own. Keys and
- * digests are wiped when the job ends. */
+ * digests are wiped when the job ends.
+ *
+ * A file job may be given a cancel cell (hashFile's signal, lib/): an
+ * Int32Array whose element 0 the JS thread sets to 1 to abort. The job
+ * reads it (atomically: the pool thread reads it too) before each slice and
+ * on the JS thread after each: once set, no slice more is read, the file is
+ * closed and the promise rejects with an ABORT_ERR error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +39,29 @@ typedef struct {
    * open file lives here between them. */
   fh_file file;
   int file_state;         /* 0 before the first slice, then fh_file_slice's */
+  int32_t *cancel;        /* the cancel cell's element 0, or NULL */
+  napi_ref cancel_ref;    /* holds the cell while the job runs */
+  int aborted;            /* ended by the cancel cell */
   napi_deferred deferred;
   napi_async_work work;
 } fh_job;
 
-static void free_job(fh_job *job) {
+/* Relaxed atomic reads of the cancel cell, as args.c's: GCC's and clang's
+ * builtin; elsewhere a volatile read, atomic for an aligned int32. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FH_CANCELLED(p) (__atomic_load_n((p), __ATOMIC_RELAXED) != 0)
+#else
+#define FH_CANCELLED(p) (*(volatile int32_t *)(p) != 0)
+#endif
+
+/* Whether the job's cancel cell has been set (any thread). */
+static int cancelled(const fh_job *job) {
+  return job->cancel != NULL && FH_CANCELLED(job->cancel);
+}
+
+/* Frees the job (on the JS thread: it lets go of the cancel cell). */
+static void free_job(napi_env env, fh_job *job) {
+  if (job->cancel_ref != NULL) napi_delete_reference(env, job->cancel_ref);
   if (job->file_state == FH_FILE_MORE) fh_file_close(&job->file);
   if (job->key != NULL) fh_wipe(job->key, job->keylen);
   if (job->out != NULL) fh_wipe(job->out, job->outlen);
@@ -50,10 +74,16 @@ static void free_job(fh_job *job) {
 }
 
 /* On a thread-pool thread: the next slice of a file job (opening the file
- * first), closing it at the end. */
+ * first), closing it at the end, or at once when the job is cancelled. */
 static int file_slice(fh_job *job) {
   fh_file *f = &job->file;
 
+  if (cancelled(job)) {
+    if (job->file_state == FH_FILE_MORE) fh_file_close(f);
+    job->file_state = FH_FILE_FAILED;
+    job->aborted = 1;
+    return 0;
+  }
   if (job->file_state == 0 && !fh_file_open(f, &job->alg, NULL, job->path)) {
     job->fs = f->err;
     return 0;
@@ -99,12 +129,15 @@ static napi_value job_error(napi_env env, fh_job *job) {
     fh_fs_error_value(env, &job->fs, job->path, &error);
     return error;
   }
-  if (job->ossl_error != 0)
+  if (job->aborted)
+    snprintf(text, sizeof(text), "The operation was aborted");
+  else if (job->ossl_error != 0)
     ERR_error_string_n(job->ossl_error, text, sizeof(text));
   else
     snprintf(text, sizeof(text), "out of memory");
-  if (napi_create_string_utf8(env, "ERR_CRYPTO_OPERATION_FAILED",
-                              NAPI_AUTO_LENGTH, &code) == napi_ok &&
+  if (napi_create_string_utf8(
+        env, job->aborted ? "ABORT_ERR" : "ERR_CRYPTO_OPERATION_FAILED",
+        NAPI_AUTO_LENGTH, &code) == napi_ok &&
       napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message) == napi_ok)
     napi_create_error(env, code, message, &error);
   return error;
@@ -138,9 +171,12 @@ static void complete(napi_env env, napi_status status, void *data) {
   void *copy;
 
   if (status == napi_ok && job->ok && job->file_state == FH_FILE_MORE) {
-    if (next_slice(env, job)) return;
-    free_job(job);
-    return;
+    if (!cancelled(job)) {
+      if (!next_slice(env, job)) free_job(env, job);
+      return;
+    }
+    job->ok = 0; /* free_job closes the file */
+    job->aborted = 1;
   }
   /* Cancelled, or the environment is going away: nothing to settle. */
   if (status == napi_ok) {
@@ -163,7 +199,7 @@ static void complete(napi_env env, napi_status status, void *data) {
     }
   }
   napi_delete_async_work(env, job->work);
-  free_job(job);
+  free_job(env, job);
 }
 
 /* Copies an input (string as UTF-8, or a view's bytes) into an owned
@@ -235,19 +271,45 @@ static napi_value start(napi_env env, fh_job *job) {
   napi_value promise;
 
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
-    free_job(job);
+    free_job(env, job);
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
     return NULL;
   }
   if (!queue(env, job)) {
-    free_job(job);
+    free_job(env, job);
     return NULL;
   }
   return promise;
 }
 
+/* A file job's cancel cell (undefined: none): an Int32Array of one element
+ * or more, held by a reference until the job ends. 0 with an exception
+ * pending. */
+static int capture_cancel(napi_env env, fh_job *job, napi_value cell) {
+  napi_valuetype type;
+  napi_typedarray_type kind;
+  size_t length = 0;
+  void *data = NULL;
+  bool is_typed = false;
+
+  CALL(env, napi_typeof(env, cell, &type));
+  if (type == napi_undefined) return 1;
+  CALL(env, napi_is_typedarray(env, cell, &is_typed));
+  if (is_typed)
+    CALL(env, napi_get_typedarray_info(env, cell, &kind, &length, &data, NULL,
+                                       NULL));
+  if (!is_typed || kind != napi_int32_array || length < 1 || data == NULL) {
+    fh_throw(env, FH_TYPE_ERROR, "ERR_INVALID_ARG_TYPE",
+             "The cancel cell must be an Int32Array");
+    return 0;
+  }
+  CALL(env, napi_create_reference(env, cell, 1, &job->cancel_ref));
+  job->cancel = data;
+  return 1;
+}
+
 /* Reads a job's inputs, captured now: hash (data), HMAC (key, data), or a
- * file (path). 0 with an exception pending. */
+ * file (path, and the cancel cell). 0 with an exception pending. */
 static int capture(napi_env env, fh_job *job, napi_value *argv) {
   switch (job->kind) {
     case FH_JOB_HASH:
@@ -256,17 +318,18 @@ static int capture(napi_env env, fh_job *job, napi_value *argv) {
       return copy_input(env, argv[2], 1, &job->key, &job->keylen) &&
              copy_input(env, argv[3], 0, &job->data, &job->len);
     default:
-      return (job->path = fh_get_path(env, argv[2])) != NULL;
+      return (job->path = fh_get_path(env, argv[2])) != NULL &&
+             capture_cancel(env, job, argv[4]);
   }
 }
 
 /* The three entry points: (algId, encodingId, data, outputLength), (algId,
- * encodingId, key, data) and (algId, encodingId, path, outputLength), each
- * returning the job's promise. */
+ * encodingId, key, data) and (algId, encodingId, path, outputLength[,
+ * cancel]), each returning the job's promise. */
 static napi_value start_job(napi_env env, napi_callback_info info,
                             fh_job_kind kind) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   void *self;
   fh_job *job;
 
@@ -274,7 +337,7 @@ static napi_value start_job(napi_env env, napi_callback_info info,
   job = new_job(env, self, kind, argv, kind == FH_JOB_HMAC ? NULL : argv[3]);
   if (job == NULL) return NULL;
   if (!capture(env, job, argv)) {
-    free_job(job);
+    free_job(env, job);
     return NULL;
   }
   return start(env, job);

@@ -130,6 +130,13 @@ const ROWS = [
   ['hashAsync, bytes', (b, id, enc) => b.hashAsync(id('shake256'), enc('buffer'), FOX, 100), digest('shake256', FOX, undefined, 100)],
   ['hmacAsync', (b, id, enc) => b.hmacAsync(id('sha512'), enc('hex'), 'key', FOX), mac('sha512', 'key', FOX, 'hex')],
   ['hashFile', (b, id, enc) => b.hashFile(id('md5'), enc('latin1'), file, 16), digest('md5', FOX, 'latin1')],
+  ['hashFile with a cancel cell left unset', (b, id, enc) =>
+    b.hashFile(id('sha1'), enc('hex'), file, 20, new Int32Array(new ArrayBuffer(4))), digest('sha1', FOX, 'hex')],
+  ['hashFile with its cancel cell set: rejects with ABORT_ERR', (b, id, enc) => {
+    const cancel = new Int32Array(new ArrayBuffer(4));
+    Atomics.store(cancel, 0, 1);
+    return b.hashFile(id('sha1'), enc('hex'), file, 20, cancel).then(() => 'resolved', (err) => err.code);
+  }, 'ABORT_ERR'],
   ['encodedLength', (b, id, enc) => ['hex', 'base64', 'base64url', 'latin1'].map((e) => b.encodedLength(enc(e), 32)),
     [64, 44, 43, 32]],
 ];

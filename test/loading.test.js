@@ -8,8 +8,8 @@ const fastHash = require('..');
 describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
     assert.deepStrictEqual(Object.keys(fastHash).sort(),
-      ['createHasher', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
-        'hashMany', 'hashStream', 'hmac', 'hmacAsync', 'hmacStream', 'implementation', 'verifyHmac']);
+      ['createHash', 'createHasher', 'createHmac', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
+        'hashInto', 'hashMany', 'hashStream', 'hmac', 'hmacAsync', 'hmacStream', 'implementation', 'verifyHmac']);
   });
 
   it('ESM import gives the same function objects as require()', async function () {

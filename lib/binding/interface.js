@@ -44,7 +44,9 @@ const INTERFACE = Object.freeze({
     'batch must not change and the handle takes no other call but one more hasherUpdateAsync, absorbed after it',
   hashAsync: '(algId, enc, data, length) -> Promise<string | Buffer> (the input copied at the call)',
   hmacAsync: '(algId, enc, key, data) -> Promise<string | Buffer>',
-  hashFile: '(algId, enc, path, length) -> Promise<string | Buffer>',
+  hashFile: '(algId, enc, path, length[, cancel]) -> Promise<string | Buffer>; cancel: an Int32Array over an ' +
+    'ArrayBuffer of its own: Atomics.store(cancel, 0, 1) ends the job before its next slice (native: read on the ' +
+    'pool thread and between slices; js: before each read), the file closed, the promise rejecting with ABORT_ERR',
   hashFileSync: '(algId, enc, path, length[, out]) -> as hash',
 });
 // The native implementation has more, for tests and benchmarks only:

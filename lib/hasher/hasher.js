@@ -9,16 +9,15 @@
 const binding = require('../binding');
 // Node's global Buffer is a getter: a module binding is a plain load.
 const { Buffer } = require('buffer');
-const { ENC_BUFFER, isNativeText, encodingId, toBytes } = require('../args');
-const {
-  fromBuffer, filledBy, macScratch, takeMac, textShot, stageShot,
-} = require('../results');
-const { makeError, keyDestroyed, finalized, invalidThis } = require('../errors');
+const { ENC_BUFFER, encodingId, toBytes } = require('../args');
+const { textShot, stageShot, stateDigest } = require('../results');
+const { makeError, keyDestroyed, finalized, invalidThis, pending } = require('../errors');
 const { byteLengthOf, setBytes } = require('../views');
 const { decode, digestOptions, hasherLength } = require('./options');
 const { passThrough } = require('./pass-through');
 const { noter, watch } = require('./release');
 const { leaseHandle, leaseMac } = require('./lease');
+const { targetSlot } = require('../into');
 const { isUint8Array } = require('util').types;
 
 // Hashers with a native state are noted, to be registered for release if
@@ -26,29 +25,20 @@ const { isUint8Array } = require('util').types;
 const note = noter((hasher) => internal.register(hasher));
 
 // ---- staging ------------------------------------------------------------------
-// A call into the binding costs about what a short part's digest does
-// (figures: benchmark/README.md), so short parts are not sent one by one: Uint8Array parts (Buffers
-// included) are copied into a stage of the hasher's own, sent when it would
-// overflow, before a part that is not staged, and at digest(). A plain
-// hasher makes no native state until then: when everything fits the stage,
-// digest() is one one-shot hash() of it. The copy is taken at update(), so
-// changing a part afterwards changes nothing, as with Hash. (Stages come out
-// of Buffer's pool: no native allocation per hasher.)
-//
-// An HMAC hasher stages the same way, and makes no native state while
-// everything fits the stage: digest() is then one HmacKey digest of the
-// staged bytes. A native state is freed only after a collection and a turn
-// of the event loop (release.js), so this is what lets garbage
-// collection alone reclaim short HMAC hashers dropped in code that never
-// yields. Until it has a state of its own, the hasher holds a lease on its
-// key (hmac-key.js): the key's handle, and whether destroy() has wiped it;
-// once it has, every later call of the hasher throws ERR_INVALID_STATE, as
-// the key's own do, and its staged bytes are wiped. An HMAC stage is the
-// hasher's own memory, not Buffer's pool (where any pooled Buffer's .buffer
-// reaches it), and is wiped once its bytes are absorbed.
-// The binding says how much to gather, for plain hashers (stageBytes) and
-// HMAC ones (macStageBytes); 0 where gathering costs more than the
-// runtime's own incremental hasher.
+// A binding call costs about what a short part's digest does
+// (benchmark/README.md), so Uint8Array parts are copied into a stage of
+// the hasher's own (taken at update(): later changes to a part change
+// nothing), sent when it would overflow, before a part that is not staged,
+// and at digest(). A hasher makes no native state until then: when all fits
+// the stage, digest() is one one-shot (an HmacKey digest for HMAC). That is
+// also what lets garbage collection alone reclaim short hashers dropped in
+// code that never yields (a native state is freed only after a collection
+// and a turn of the loop: release.js). Until it has a state, an HMAC hasher
+// holds a lease on its key (lease.js); once the key is destroyed its calls
+// throw ERR_INVALID_STATE and its staged bytes are wiped. An HMAC stage is
+// memory of its own (not Buffer's pool), wiped once absorbed. stageBytes
+// and macStageBytes: how much to gather (0: the runtime's own incremental
+// hasher costs less than gathering).
 const STAGE = binding.stageBytes;
 const MAC_STAGE = binding.macStageBytes;
 // Staging calls the intrinsics with .call() and tells a Uint8Array by
@@ -76,6 +66,7 @@ class Hasher {
   #lease;      // an HMAC hasher's on its key, while it has no native state
   #limit;      // how many bytes it stages: STAGE, or MAC_STAGE for HMAC
   #finished = false;
+  #pending = false; // updateFrom() reading into it
   #cell;       // the registry's held value, once registered
   #stage;      // staged bytes: #stage[0, #used)
   #used = 0;
@@ -102,8 +93,17 @@ class Hasher {
     return value !== null && typeof value === 'object' && #handle in value;
   }
 
+  // Throws unless `h` is a Hasher that takes calls: not finished, no
+  // updateFrom() pending. `name`: the method called.
+  static #check(h, name) {
+    if (!Hasher.#is(h)) throw invalidThis('Hasher', name);
+    if (h.#pending) throw pending(Hasher.prototype[name]);
+    if (h.#finished) throw finalized(Hasher.prototype[name]);
+  }
+
   static {
     internal = {
+      setPending: (h, on) => { h.#pending = on; },
       register: (h) => h.#register(),
       absorbAsync: (h, batch, n) => h.#absorbAsync(batch, n),
       discard: (h) => h.#discard(),
@@ -144,8 +144,7 @@ class Hasher {
   }
 
   update(data, inputEncoding) {
-    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'update');
-    if (this.#finished) throw finalized(this.update);
+    Hasher.#check(this, 'update');
     if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.update);
     // Uint8Arrays (Buffers too) first: the common part, staged when short.
     if (this.#limit !== 0 && isUint8Array(data)) {
@@ -236,11 +235,11 @@ class Hasher {
 
   // The MAC of everything staged (a string, or staged bytes), made with
   // the key.
-  #keyShot(encoding) {
+  #keyShot(encoding, out) {
     const lease = this.#lease;
     this.#lease = undefined;
     const data = this.#text ?? (this.#used === 0 ? EMPTY : this.#stage.subarray(0, this.#used));
-    return leaseMac(lease, this.#alg.size, data, encoding);
+    return leaseMac(lease, this.#alg.size, data, encoding, out);
   }
 
   // The error of a call on a hasher whose key was destroyed before it had a
@@ -252,8 +251,7 @@ class Hasher {
   }
 
   digest(options) {
-    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'digest');
-    if (this.#finished) throw finalized(this.digest);
+    Hasher.#check(this, 'digest');
     let encoding = ENC_BUFFER;
     let length = this.#length;
     // A falsy argument gives a Buffer, as Hash#digest's does.
@@ -264,27 +262,40 @@ class Hasher {
       encoding = spec.encoding;
       if (spec.length >= 0) length = spec.length;
       // The options' getters may have finished this hasher.
-      if (this.#finished) throw finalized(this.digest);
+      Hasher.#check(this, 'digest');
     }
     if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.digest);
     if (this.#handle === undefined) return this.#shot(encoding, length);
     return this.#finish(encoding, length);
   }
 
-  // The digest of a hasher with no native state: one call of what it kept.
-  #shot(encoding, length) {
+  // The digest written into target[offset, offset + length) (into.js
+  // checks them first: a target too small finishes nothing).
+  digestInto(target, offset) {
+    Hasher.#check(this, 'digestInto');
+    const out = targetSlot(target, offset, this.#length, this.digestInto);
+    if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.digestInto);
+    if (this.#handle === undefined) this.#shot(ENC_BUFFER, this.#length, out);
+    else this.#finish(ENC_BUFFER, this.#length, out);
+    return this.#length;
+  }
+
+  // The digest of a hasher with no native state: one call of what it kept
+  // (into `out` when given).
+  #shot(encoding, length, out) {
     this.#finished = true;
     try {
-      if (this.#hmac) return this.#keyShot(encoding);
-      return this.#text !== undefined ? textShot(this.#alg.id, this.#text, length, encoding) :
-        stageShot(this.#alg.id, this.#stage ?? EMPTY, this.#used, length, encoding);
+      if (this.#hmac) return this.#keyShot(encoding, out);
+      return this.#text !== undefined ? textShot(this.#alg.id, this.#text, length, encoding, out) :
+        stageShot(this.#alg.id, this.#stage ?? EMPTY, this.#used, length, encoding, out);
     } finally {
       this.#spare();
     }
   }
 
-  // The digest of the native state, with the staged bytes as its tail.
-  #finish(encoding, length) {
+  // The digest of the native state, with the staged bytes as its tail
+  // (into `out` when given).
+  #finish(encoding, length, out) {
     let handle = this.#handle;
     if (length !== this.#length) {
       // A length of its own for this digest (XOFs): a copy squeezes it.
@@ -299,12 +310,7 @@ class Hasher {
     if (this.#cell !== undefined) this.#cell.handle = undefined;
     let result;
     try {
-      if (isNativeText(encoding)) {
-        result = binding.hasherDigest(handle, encoding, stage, used);
-      } else {
-        result = this.#hmac ? this.#mac(handle, encoding, stage, used, length) :
-          this.#bytes(handle, encoding, stage, used, length);
-      }
+      result = stateDigest(handle, encoding, stage, used, length, this.#hmac, out);
     } catch (err) {
       // hasherDigest frees the state whatever fails; a failure before it
       // (the output's allocation) must free it too. A freed handle names
@@ -314,18 +320,6 @@ class Hasher {
     }
     this.#spare();
     return result;
-  }
-
-  // A digest as `encoding` asks, through a Buffer.
-  #bytes(handle, encoding, stage, used, length) {
-    return fromBuffer(filledBy(binding.hasherDigest, handle, stage, used, length), encoding);
-  }
-
-  // A MAC as `encoding` asks, kept as a secret (see takeMac in results.js).
-  #mac(handle, encoding, stage, used, length) {
-    const scratch = macScratch(length);
-    binding.hasherDigest(handle, ENC_BUFFER, stage, used, scratch);
-    return takeMac(scratch, encoding);
   }
 
   // A finished hasher's stage is left for the next hasher (an HMAC one's
@@ -351,13 +345,12 @@ class Hasher {
   }
 
   copy(options) {
-    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'copy');
-    if (this.#finished) throw finalized(this.copy);
+    Hasher.#check(this, 'copy');
     // As Hash#copy: without outputLength an XOF copy has the default length.
     // HMAC ignores outputLength, as createHmac does.
     const length = this.#hmac ? this.#length : hasherLength(options, this.#alg, this.copy);
     // The options' getters may have finished this hasher.
-    if (this.#finished) throw finalized(this.copy);
+    Hasher.#check(this, 'copy');
     if (this.#lease !== undefined && !this.#lease.live) throw this.#keyGone(this.copy);
     const handle = this.#handle === undefined ? undefined : binding.hasherCopy(this.#handle, length);
     const lease = handle === undefined ? this.#lease : undefined;
@@ -370,9 +363,15 @@ class Hasher {
   // A Transform that updates this hasher with every chunk it passes on
   // (pass-through.js).
   passThrough() {
-    if (!Hasher.#is(this)) throw invalidThis('Hasher', 'passThrough');
-    if (this.#finished) throw finalized(this.passThrough);
+    Hasher.#check(this, 'passThrough');
     return passThrough(this);
+  }
+
+  // Everything `source` yields, fed in (update-from.js; required here, as
+  // it needs stream/, which needs this module).
+  updateFrom(source, options) {
+    Hasher.#check(this, 'updateFrom');
+    return require('./update-from').updateFrom(this, this.#hmac, source, options, Hasher.prototype.updateFrom);
   }
 
   get [Symbol.toStringTag]() {
@@ -395,5 +394,7 @@ const discard = (hasher) => internal.discard(hasher);
 // clone(hasher): a copy with the same output length (copy() without options
 // gives an XOF copy the default one).
 const clone = (hasher) => internal.clone(hasher);
+// setPending(hasher, on): marks a hasher that updateFrom() reads into.
+const setPending = (hasher, on) => internal.setPending(hasher, on);
 
-module.exports = { Hasher, newHasher, absorbAsync, discard, clone };
+module.exports = { Hasher, newHasher, absorbAsync, discard, clone, setPending };

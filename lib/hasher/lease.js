@@ -31,10 +31,12 @@ function leaseHandle(lease) {
   return lease.handle;
 }
 
-// The MAC of `data` under the lease's key, as keyMac gives it.
-function leaseMac(lease, size, data, encoding) {
-  if (lease.handle !== undefined) return keyMac(lease.handle, size, data, encoding);
+// The MAC of `data` under the lease's key, as keyMac gives it (into `out`
+// when given).
+function leaseMac(lease, size, data, encoding, out) {
+  if (lease.handle !== undefined) return keyMac(lease.handle, size, data, encoding, out);
   try {
+    if (out !== undefined) return binding.hmac(lease.algId, ENC_BUFFER, lease.key, data, out);
     if (isNativeText(encoding)) return binding.hmac(lease.algId, encoding, lease.key, data);
     const scratch = macScratch(size);
     binding.hmac(lease.algId, ENC_BUFFER, lease.key, data, scratch);

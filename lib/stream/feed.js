@@ -8,8 +8,10 @@
 // hashed with the digest.
 // Contract: write(chunk) takes a string or a Uint8Array (chunks.js) and
 // returns undefined, or a promise to wait for before the next chunk;
-// end(encoding) gives the digest; discard() frees the hasher after a
-// failure. Batches that held HMAC input are wiped.
+// end(last) waits for every batch and gives what last(rest) gives, rest
+// being the bytes still to hash (the caller's own call hashes them: with
+// the digest, or updateFrom()'s last update); discard() frees the hasher
+// after a failure. Batches that held HMAC input are wiped.
 
 const { Buffer } = require('buffer');
 const { absorbAsync, discard } = require('../hasher');
@@ -309,9 +311,10 @@ class Feed {
     else this.#free.push(batch);
   }
 
-  // The digest of everything written: what is left goes as a last job if
-  // it is MIN bytes or more (the digest's own call hashes the rest here).
-  async end(encoding) {
+  // Once everything written is hashed but the rest (what is left goes as a
+  // last job if it is MIN bytes or more), what last(rest) gives: `rest` a
+  // view of the last batch's bytes (undefined: none), valid during the call.
+  async end(last) {
     while (this.#waiting !== undefined) await this.#waiting;
     while (this.#error === undefined && this.#used >= MIN) {
       if (this.#jobs.length < DEPTH) this.#send();
@@ -322,8 +325,7 @@ class Feed {
     const batch = this.#batch;
     this.#batch = undefined;
     try {
-      if (batch !== undefined) this.#hasher.update(batch.subarray(0, this.#used));
-      return this.#hasher.digest(encoding);
+      return last(batch === undefined ? undefined : batch.subarray(0, this.#used));
     } finally {
       this.#release(batch);
     }

@@ -29,12 +29,25 @@ function streamOptions(options, withLength, caller) {
   const read = (key) => guarded(options, 'options', OPTION_TYPES, caller, (o) => o[key]);
   const outputEncoding = read('outputEncoding');
   const outputLength = withLength ? read('outputLength') : undefined;
-  const signal = read('signal');
+  const signal = checkSignal(read('signal'), caller);
   const { length } = parseOptions({ outputEncoding, outputLength }, withLength, caller);
+  return { outputEncoding: outputEncoding === '' ? 'utf8' : outputEncoding ?? 'hex', length, signal };
+}
+
+// A signal option as given (undefined: none), checked.
+function checkSignal(signal, caller) {
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
     throw invalidArgType('options.signal', 'an instance of AbortSignal', signal, caller);
   }
-  return { outputEncoding: outputEncoding === '' ? 'utf8' : outputEncoding ?? 'hex', length, signal };
+  return signal;
+}
+
+// { signal } of options that hold only a signal (updateFrom(), hashFile()'s
+// object): null and undefined are none; the property is read once.
+function signalOption(options, caller) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object') throw invalidArgType('options', 'of type object', options, caller);
+  return checkSignal(guarded(options, 'options', 'of type object', caller, (o) => o.signal), caller);
 }
 
 // ---- the digest ----------------------------------------------------------------
@@ -52,16 +65,28 @@ function abortUnread(source, kind, signal) {
 // The digest `hasher` gives of everything `source` yields (its kind from
 // sourceKind), in `outputEncoding`. Every way this fails frees the hasher.
 async function digestSource(hasher, secret, source, kind, { outputEncoding, signal }) {
-  const feed = new Feed(hasher, secret, kind === NODE || kind === WEB || kind === BLOB);
-  const write = (chunk, index) => feed.write(chunkBytes(chunk, index));
+  const feed = newFeed(hasher, secret, kind);
   try {
-    if (signal !== undefined && signal.aborted) throw abortUnread(source, kind, signal);
-    await pump(kind, source, write, signal);
-    return await feed.end(outputEncoding);
+    await feedSource(feed, source, kind, signal);
+    return await feed.end((rest) => {
+      if (rest !== undefined) hasher.update(rest);
+      return hasher.digest(outputEncoding);
+    });
   } catch (err) {
     await feed.discard();
     throw err;
   }
 }
 
-module.exports = { sourceKind, streamOptions, digestSource };
+// A Feed into `hasher` for a source of `kind`.
+const newFeed = (hasher, secret, kind) => new Feed(hasher, secret, kind === NODE || kind === WEB || kind === BLOB);
+
+// Everything `source` yields written into `feed`, stopping at an abort of
+// `signal`; the caller ends or discards the feed.
+async function feedSource(feed, source, kind, signal) {
+  const write = (chunk, index) => feed.write(chunkBytes(chunk, index));
+  if (signal !== undefined && signal.aborted) throw abortUnread(source, kind, signal);
+  await pump(kind, source, write, signal);
+}
+
+module.exports = { sourceKind, streamOptions, signalOption, digestSource, newFeed, feedSource };

@@ -279,4 +279,4 @@ function pump(kind, source, write, signal) {
   }
 }
 
-module.exports = { sourceKind, pump, abortError, NODE, WEB, BLOB };
+module.exports = { sourceKind, pump, abortError, onAbort, NODE, WEB, BLOB };

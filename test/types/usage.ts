@@ -2,7 +2,7 @@
 import { createSecretKey } from 'crypto';
 import {
   hash, getHashes, hmac, verifyHmac, createHmacKey, HmacKey, createHasher, Hasher,
-  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, hashStream, hmacStream, implementation,
+  hashMany, hashAsync, hmacAsync, hashFile, hashFileSync, hashStream, hmacStream, implementation, hashInto,
   createHash, createHmac, Hash, Hmac,
 } from '../..';
 import dropIn from '../../index.mjs';
@@ -117,7 +117,24 @@ async function streams(): Promise<void> {
   void [s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, pass, wrong9];
 }
 
-export { later, streams, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
+async function into(): Promise<void> {
+  const n1: number = hashInto('sha256', 'a', Buffer.alloc(32));
+  const n2: number = hashInto('sha256', 'a', new Uint32Array(10), 4);
+  const n3: number = hashInto('shake128', 'a', new ArrayBuffer(8), 0, { outputLength: 8 });
+  const n4: number = hashInto('shake256', 'a', new DataView(new ArrayBuffer(8)), { outputLength: 8 });
+  const n5: number = createHasher('sha1').update('a').digestInto(new SharedArrayBuffer(20));
+  const h: Hasher = await createHasher('sha256').update('n').updateFrom(['a'], { signal: new AbortController().signal });
+  const f: string = await hashFile('sha256', '/etc/hosts', { signal: AbortSignal.timeout(9) });
+  // @ts-expect-error the target is memory, not a string
+  hashInto('sha256', 'a', 'target');
+  // @ts-expect-error digestInto returns a count
+  const wrong10: string = createHasher('sha1').digestInto(Buffer.alloc(20));
+  // @ts-expect-error the signal is an AbortSignal
+  await hashFile('sha256', '/etc/hosts', { signal: 1 });
+  void [n1, n2, n3, n4, n5, h, f, wrong10];
+}
+
+export { into, later, streams, mac, macBuf, macOpt, macB64, ok, ok2, hkHex, hkAlg, hkOk, wrong3, wrong4, wrong5 };
 export { hsBuf, hsHex, hsOpt, hsOptBuf, hsCopy, hsAlg, hsMac, chained, wrong7, wrong8 };
 export { asString, hex, b64, fromAb, fromSab, fromView, buf, bufUpper, bufOpt, names, wrong1, wrong2 };
 

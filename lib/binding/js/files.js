@@ -12,6 +12,7 @@ const { makeHash, viewBytes } = require('./runtime');
 const { algAt, encodingAt } = require('./table');
 const { emit, give } = require('./digests');
 const { secretKey, emitSecret } = require('./macs');
+const { makeError } = require('../../errors');
 
 const SLICE = 1 << 20;
 
@@ -60,7 +61,9 @@ function hmacAsync(algId, enc, key, data) {
 // detached one is empty).
 const fsPath = (path) => (typeof path === 'string' ? path : Buffer.from(viewBytes(path)));
 
-async function hashFile(algId, enc, path, length) {
+// `cancel`: an Int32Array whose element 0 set to 1 ends the job before its
+// next read (the file closed), rejecting with ABORT_ERR, as the addon does.
+async function hashFile(algId, enc, path, length, cancel) {
   path = fsPath(path);
   const alg = algAt(algId);
   const encoding = encodingAt(enc);
@@ -69,6 +72,9 @@ async function hashFile(algId, enc, path, length) {
   try {
     const buffer = Buffer.allocUnsafe(SLICE);
     for (;;) {
+      if (cancel !== undefined && Atomics.load(cancel, 0) !== 0) {
+        throw makeError(Error, 'ABORT_ERR', 'The operation was aborted');
+      }
       const { bytesRead } = await file.read(buffer, 0, SLICE, null).catch((err) => {
         throw withPath(err, path);
       });
