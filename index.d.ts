@@ -335,6 +335,21 @@ export function createHash(algorithm: string, options?: CreateHashOptions): Hash
 /** A drop-in for `crypto.createHmac`. */
 export function createHmac(algorithm: string, key: HmacKeyMaterial, options?: CreateHmacOptions): Hmac;
 
+/** `node:crypto`'s `Hash` constructor: `Hash(...)` and `new Hash(...)` are
+ * `createHash(...)`, and what `createHash` makes is `instanceof Hash`. */
+export const Hash: {
+  new (algorithm: string, options?: CreateHashOptions): Hash;
+  (algorithm: string, options?: CreateHashOptions): Hash;
+  readonly prototype: Hash;
+};
+
+/** `node:crypto`'s `Hmac` constructor, as `Hash` for `createHmac`. */
+export const Hmac: {
+  new (algorithm: string, key: HmacKeyMaterial, options?: CreateHmacOptions): Hmac;
+  (algorithm: string, key: HmacKeyMaterial, options?: CreateHmacOptions): Hmac;
+  readonly prototype: Hmac;
+};
+
 /** A chunk of a stream: strings are hashed as UTF-8. */
 export type StreamChunk = string | NodeJS.ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
 

@@ -28,7 +28,7 @@ const { createHmacKey, makeHmacKey, streamHasher } = require('./hmac-key');
 const { sourceKind, streamOptions, signalOption, digestSource } = require('./stream');
 const { hashInto } = require('./into');
 const { abortable } = require('./file-abort');
-const { createHash, createHmac } = require('./drop-in/hash');
+const { createHash, createHmac, Hash, Hmac } = require('./drop-in/hash');
 
 // The name of the previous hash() call and its entry: the common case is one
 // algorithm over and over, and comparing interned strings is cheap.
@@ -368,4 +368,6 @@ module.exports = {
   getHashes,
   createHash,
   createHmac,
+  Hash,
+  Hmac,
 };

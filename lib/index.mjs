@@ -8,6 +8,6 @@ const fastHash = require('./index.js');
 export const {
   hash, hashInto, hmac, createHmacKey, createHasher, verifyHmac, hashMany, hashAsync, hmacAsync,
   hashFile, hashFileSync, hashStream, hmacStream, getHashes, implementation,
-  createHash, createHmac,
+  createHash, createHmac, Hash, Hmac,
 } = fastHash;
 export default fastHash;

@@ -153,6 +153,17 @@ describe('createHash()', function () {
     assert.ok(Object.hasOwn(h, '_readableState'));
   });
 
+  it('has node:crypto\'s Hash and Hmac constructors: called with or without new, and instanceof', function () {
+    for (const made of [fastHash.Hash('sha1'), new fastHash.Hash('sha1'), createHash('sha1')]) {
+      assert.ok(made instanceof fastHash.Hash);
+      assert.strictEqual(made.update('a').digest('hex'), crypto.createHash('sha1').update('a').digest('hex'));
+    }
+    const mac = new fastHash.Hmac('sha256', 'k');
+    assert.ok(mac instanceof fastHash.Hmac && createHmac('md5', 'k') instanceof fastHash.Hmac);
+    assert.strictEqual(mac.update('a').digest('hex'), crypto.createHmac('sha256', 'k').update('a').digest('hex'));
+    assert.strictEqual(fastHash.Hash.name, 'Hash');
+  });
+
   it('is in both module shapes, as node:crypto\'s is', async function () {
     const esm = await import('fast-hash');
     assert.strictEqual(esm.createHash, createHash);

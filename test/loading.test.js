@@ -8,7 +8,7 @@ const fastHash = require('..');
 describe('loading', function () {
   it('CommonJS exports exactly the public functions', function () {
     assert.deepStrictEqual(Object.keys(fastHash).sort(),
-      ['createHash', 'createHasher', 'createHmac', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
+      ['Hash', 'Hmac', 'createHash', 'createHasher', 'createHmac', 'createHmacKey', 'getHashes', 'hash', 'hashAsync', 'hashFile', 'hashFileSync',
         'hashInto', 'hashMany', 'hashStream', 'hmac', 'hmacAsync', 'hmacStream', 'implementation', 'verifyHmac']);
   });
 

@@ -254,4 +254,15 @@ function copied(bytes, wipe) {
   return own;
 }
 
-module.exports = { createHash, createHmac };
+// node:crypto's Hash and Hmac constructors, called with or without `new`:
+// they make what createHash and createHmac make, and `instanceof` them
+// holds for those.
+function constructorOf(name, Class, make) {
+  const made = { [name]: function (...args) { return make(...args); } }[name];
+  made.prototype = Class.prototype;
+  return made;
+}
+const HashConstructor = constructorOf('Hash', Hash, createHash);
+const HmacConstructor = constructorOf('Hmac', Hmac, createHmac);
+
+module.exports = { createHash, createHmac, Hash: HashConstructor, Hmac: HmacConstructor };

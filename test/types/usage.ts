@@ -150,4 +150,7 @@ const viaDefault: string = dropIn.createHash('sha1').update('x').digest('base64'
 // @ts-expect-error Hmac has no copy()
 m.copy();
 const fromHasher: Buffer = createHasher('sha256').update('a', null).digest(null);
-void [h, hHex, hBuf, hAsStream, mBuf, viaDefault, fromHasher];
+const viaClass: Hash = new Hash('sha256');
+const viaCall: Hmac = Hmac('sha256', 'k');
+const isHash: boolean = createHash('md5') instanceof Hash;
+void [h, hHex, hBuf, hAsStream, mBuf, viaDefault, fromHasher, viaClass, viaCall, isHash];
