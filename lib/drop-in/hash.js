@@ -95,7 +95,7 @@ class Hash extends LazyTransform {
       return !encoding || encoding === 'buffer' ? Buffer.alloc(0) : '';
     }
     const name = outputEncoding(encoding);
-    const flushed = this.#stream?.flushed;
+    const flushed = this.#stream === undefined ? undefined : this.#stream.flushed;
     if (flushed === undefined) {
       const result = (this.#stream === undefined ? this.#hasher : this.#ready()).digest(name);
       this.#finalized = true;
