@@ -337,6 +337,17 @@ function toPath(path, caller) {
   return path;
 }
 
+const NO_OPTIONS = Object.freeze({ encoding: ENC_HEX, length: -1 });
+
+// Options, algorithm and output length, in that order, for the functions
+// off the hot path (which can afford the object this returns).
+function digestSpec(algorithm, options, caller) {
+  const { encoding, length: requested } = options === undefined ? NO_OPTIONS :
+    parseOptions(options, true, caller);
+  const alg = lookupAlgorithm(algorithm, caller);
+  return { alg, encoding, length: outputLength(alg, requested, caller) };
+}
+
 module.exports = {
   macEncoding,
   ENCODING_NAMES,
@@ -360,4 +371,5 @@ module.exports = {
   macEncodingId,
   macValue,
   comparedAs,
+  digestSpec,
 };

@@ -7,10 +7,10 @@
 // Contract: the promise rejects with the signal's AbortError once the job
 // has ended (the file is closed by then), and the signal's listener is let
 // go when the job ends, however it ends.
-const { onAbort, abortError } = require('./stream/sources');
+const { onAbort, abortError } = require('./signal');
 
 // start(cancel) starts the job (cancel undefined: no signal) and returns
-// its promise; `signal` is checked (stream/'s signalOption) or undefined.
+// its promise; `signal` is checked (signal.js's signalOption) or undefined.
 function abortable(start, signal) {
   if (signal === undefined) return start(undefined);
   if (signal.aborted) return Promise.reject(abortError(signal));

@@ -3,7 +3,7 @@
 // name in BSD-style lines (--tag, and lines --check reads), and the length
 // of its hex digest (which list lines can be for it).
 
-const { hash } = require('../index.js');
+const { hash } = require('../hash');
 
 // The names coreutils' own tools write (md5sum, sha*sum, b2sum, cksum -a);
 // any other algorithm is written upper-cased.

@@ -3,7 +3,8 @@
 // that costs least, else a job on the thread pool (hashFile).
 
 const fs = require('fs');
-const { hash, hashFile, hashFileSync } = require('../index.js');
+const { hash } = require('../hash');
+const { hashFile, hashFileSync } = require('../files');
 const { settle, settleAsync } = require('./ordered');
 const { namePath } = require('./names');
 const { readStdin } = require('./stdin');

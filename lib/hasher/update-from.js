@@ -6,7 +6,8 @@
 // call until the promise settles the hasher is marked pending (its methods
 // throw ERR_INVALID_STATE); any other rejection (the source's error, a bad
 // chunk, an abort) finishes the hasher and frees and wipes its state.
-const { sourceKind, signalOption, newFeed, feedSource } = require('../stream');
+const { sourceKind, newFeed, feedSource } = require('../stream');
+const { signalOption } = require('../signal');
 const { setPending } = require('./hasher');
 
 // `secret`: an HMAC hasher (its batches are wiped); `caller`: the method,

@@ -6,10 +6,10 @@
 // AbortError, and every way it fails frees the hasher.
 
 const { guarded, parseOptions } = require('../args');
-const { invalidArgType } = require('../errors');
 const { chunkBytes } = require('../chunks');
 const { Feed } = require('./feed');
-const { sourceKind, pump, abortError, NODE, WEB, BLOB } = require('./sources');
+const { sourceKind, pump, NODE, WEB, BLOB } = require('./sources');
+const { abortError, checkSignal } = require('../signal');
 
 // ---- options -----------------------------------------------------------------
 const OPTION_TYPES = 'of type string or an instance of Object';
@@ -32,22 +32,6 @@ function streamOptions(options, withLength, caller) {
   const signal = checkSignal(read('signal'), caller);
   const { length } = parseOptions({ outputEncoding, outputLength }, withLength, caller);
   return { outputEncoding: outputEncoding === '' ? 'utf8' : outputEncoding ?? 'hex', length, signal };
-}
-
-// A signal option as given (undefined: none), checked.
-function checkSignal(signal, caller) {
-  if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
-    throw invalidArgType('options.signal', 'an instance of AbortSignal', signal, caller);
-  }
-  return signal;
-}
-
-// { signal } of options that hold only a signal (updateFrom(), hashFile()'s
-// object): null and undefined are none; the property is read once.
-function signalOption(options, caller) {
-  if (options === undefined || options === null) return undefined;
-  if (typeof options !== 'object') throw invalidArgType('options', 'of type object', options, caller);
-  return checkSignal(guarded(options, 'options', 'of type object', caller, (o) => o.signal), caller);
 }
 
 // ---- the digest ----------------------------------------------------------------
@@ -89,4 +73,4 @@ async function feedSource(feed, source, kind, signal) {
   await pump(kind, source, write, signal);
 }
 
-module.exports = { sourceKind, streamOptions, signalOption, digestSource, newFeed, feedSource };
+module.exports = { sourceKind, streamOptions, digestSource, newFeed, feedSource };

@@ -11,6 +11,7 @@ const { isAnyArrayBuffer } = require('util').types;
 const { guarded } = require('../args');
 const { makeError, invalidArgType } = require('../errors');
 const { BIG } = require('./feed');
+const { abortError, onAbort } = require('../signal');
 
 // ---- sources ---------------------------------------------------------------
 const SOURCE_TYPES = 'an instance of Readable, ReadableStream, or Blob, or an iterable of chunks';
@@ -44,42 +45,6 @@ function sourceKind(source, caller) {
 // process.exit() still run while it never ends.
 const TURN = 0x10000;
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-function abortError(signal) {
-  const err = makeError(Error, 'ABORT_ERR', 'The operation was aborted');
-  err.name = 'AbortError';
-  Object.defineProperty(err, 'cause', {
-    value: signal.reason, enumerable: false, writable: true, configurable: true,
-  });
-  return err;
-}
-
-// Calls fn once when `signal` aborts; returns the function that stops
-// listening. A signal has one listener of ours however many digests share
-// it (more than ten listeners on one signal draw Node's
-// MaxListenersExceededWarning), which calls each digest's own, and which
-// is removed when the last digest stops listening.
-const watched = new WeakMap(); // signal -> { calls: Set, listener }
-function onAbort(signal, fn) {
-  if (signal === undefined) return () => {};
-  let watch = watched.get(signal);
-  if (watch === undefined) {
-    const calls = new Set();
-    const listener = () => {
-      watched.delete(signal);
-      for (const call of calls) call();
-    };
-    watch = { calls, listener };
-    watched.set(signal, watch);
-    signal.addEventListener('abort', listener, { once: true });
-  }
-  watch.calls.add(fn);
-  return () => {
-    if (!watch.calls.delete(fn) || watch.calls.size !== 0 || watched.get(signal) !== watch) return;
-    watched.delete(signal);
-    signal.removeEventListener('abort', watch.listener);
-  };
-}
 
 // A Node stream, read in flowing mode ('data' events: each chunk as the
 // stream has it, no promise per chunk), paused while the feed is full
@@ -279,4 +244,4 @@ function pump(kind, source, write, signal) {
   }
 }
 
-module.exports = { sourceKind, pump, abortError, onAbort, NODE, WEB, BLOB };
+module.exports = { sourceKind, pump, NODE, WEB, BLOB };
