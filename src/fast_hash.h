@@ -381,6 +381,7 @@ typedef struct {
   int live;                   /* cleared by destroy() */
   int fips;                   /* FIPS mode when keyed: a key never outlives
                                  a switch (its digest was fetched before) */
+  int64_t reported;           /* bytes told to V8 and not yet given back */
 } fh_hmac_key;
 
 /* The HmacKey behind `value`: ours, not destroyed, keyed under the FIPS

@@ -46,13 +46,16 @@ struct fh_hashers {
   int64_t reported;   /* bytes told to V8, in all */
 };
 
-/* Tells V8 of bytes the store holds (negative: gave back). */
+/* Tells V8 of bytes the store holds (negative: gave back). Never more is
+ * given back than was told: V8 aborts the process when its count would go
+ * below zero. */
 static void report(napi_env env, struct fh_hashers *s, int64_t bytes) {
   int64_t unused;
 
   if (env == NULL) return;
-  s->reported += bytes;
-  napi_adjust_external_memory(env, bytes, &unused);
+  if (bytes < -s->reported) bytes = -s->reported;
+  if (bytes != 0 && napi_adjust_external_memory(env, bytes, &unused) == napi_ok)
+    s->reported += bytes;
 }
 
 /* The index of a chunk with a free slot, made (or the table grown) when
