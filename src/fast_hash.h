@@ -39,6 +39,22 @@ static inline void fh_wipe(void *p, size_t n) {
 #endif
 }
 
+/* ---- native memory told to V8 ---------------------------------------------
+ * Tells V8 of native memory held (bytes > 0) or given back (bytes < 0), and
+ * keeps in *told what V8 accepted. Never more is given back than was told:
+ * V8 in Node 24 and later aborts the process when its count would go below
+ * zero, and a worker's terminate() can make the calls around a telling one
+ * fail while a finalizer still gives back. With env NULL (teardown without
+ * an environment) nothing is told. */
+static inline void fh_tell_memory(napi_env env, int64_t *told, int64_t bytes) {
+  int64_t unused;
+
+  if (env == NULL) return;
+  if (bytes < -*told) bytes = -*told;
+  if (bytes != 0 && napi_adjust_external_memory(env, bytes, &unused) == napi_ok)
+    *told += bytes;
+}
+
 /* ---- errors (error.c) ---------------------------------------------------- */
 
 typedef enum { FH_ERROR,

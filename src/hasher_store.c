@@ -46,18 +46,6 @@ struct fh_hashers {
   int64_t reported;   /* bytes told to V8, in all */
 };
 
-/* Tells V8 of bytes the store holds (negative: gave back). Never more is
- * given back than was told: V8 aborts the process when its count would go
- * below zero. */
-static void report(napi_env env, struct fh_hashers *s, int64_t bytes) {
-  int64_t unused;
-
-  if (env == NULL) return;
-  if (bytes < -s->reported) bytes = -s->reported;
-  if (bytes != 0 && napi_adjust_external_memory(env, bytes, &unused) == napi_ok)
-    s->reported += bytes;
-}
-
 /* The index of a chunk with a free slot, made (or the table grown) when
  * none exists; -1 with an exception pending. */
 static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
@@ -82,7 +70,7 @@ static int64_t chunk_with_room(napi_env env, struct fh_hashers *s) {
   if (s->chunks[c] == NULL) {
     if ((s->chunks[c] = calloc(1, sizeof(fh_chunk))) == NULL) goto oom;
     s->empty++;
-    report(env, s, sizeof(fh_chunk));
+    fh_tell_memory(env, &s->reported, sizeof(fh_chunk));
   }
   s->hint = c;
   return c;
@@ -159,12 +147,12 @@ fh_hasher *fh_hasher_find(fh_state *st, int64_t token) {
 
 void fh_hasher_account(napi_env env, fh_state *st, fh_hasher *h) {
   h->heap = fh_md_heap(&h->md[0]) + fh_md_heap(&h->md[1]);
-  if (h->heap != 0) report(env, st->hashers, (int64_t)h->heap);
+  if (h->heap != 0) fh_tell_memory(env, &st->hashers->reported, (int64_t)h->heap);
 }
 
 /* Wipes what h holds and frees its contexts. */
 static void wipe_hasher(napi_env env, struct fh_hashers *s, fh_hasher *h) {
-  if (h->heap != 0) report(env, s, -(int64_t)h->heap);
+  if (h->heap != 0) fh_tell_memory(env, &s->reported, -(int64_t)h->heap);
   h->heap = 0;
   fh_md_close(&h->md[0]);
   fh_md_close(&h->md[1]);
@@ -189,7 +177,7 @@ void fh_hasher_release(napi_env env, fh_state *st, int64_t token) {
   s->empty--;
   free(chunk);
   s->chunks[c] = NULL;
-  report(env, s, -(int64_t)sizeof(fh_chunk));
+  fh_tell_memory(env, &s->reported, -(int64_t)sizeof(fh_chunk));
 }
 
 void fh_hashers_free(fh_state *st) {

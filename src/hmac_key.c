@@ -74,24 +74,12 @@ static void set_checked_key(const fh_hmac_key *k) {
   if (last_checked_ok) uv_key_set(&last_checked, (void *)k);
 }
 
-/* Tells V8 of bytes the key holds (negative: gave back), keeping the sum.
- * The finalizer gives back that sum and no more: V8 aborts the process when
- * its count would go below zero. The key's bytes are told right after
- * napi_create_external, since from there on the finalizer runs whatever
- * happens, and a worker's terminate() makes the calls that follow fail. */
-static void report_key(napi_env env, fh_hmac_key *k, int64_t bytes) {
-  int64_t unused;
-
-  if (env != NULL && napi_adjust_external_memory(env, bytes, &unused) == napi_ok)
-    k->reported += bytes;
-}
-
 static void finalize_key(napi_env env, void *data, void *hint) {
   fh_hmac_key *k = data;
 
   (void)hint;
   if (checked_key() == k) set_checked_key(NULL);
-  report_key(env, k, -k->reported);
+  fh_tell_memory(env, &k->reported, -k->reported);
   wipe_key(k);
   fh_wipe(k, sizeof(*k));
   free(k);
@@ -146,7 +134,9 @@ napi_value fh_hmac_key_new(napi_env env, napi_callback_info info) {
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot wrap the HMAC key");
     return NULL;
   }
-  report_key(env, k, key_bytes(k));
+  /* Told right after napi_create_external: from there on the finalizer
+   * runs whatever happens, and gives back what k->reported holds. */
+  fh_tell_memory(env, &k->reported, key_bytes(k));
   CALL(env, napi_type_tag_object(env, result, key_tag()));
   return result;
 }
@@ -260,7 +250,7 @@ napi_value fh_hmac_key_destroy(napi_env env, napi_callback_info info) {
   CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (get_key(env, argv[0], &k)) {
     wipe_key(k);
-    report_key(env, k, key_bytes(k) - k->reported);
+    fh_tell_memory(env, &k->reported, key_bytes(k) - k->reported);
   }
   return NULL;
 }
