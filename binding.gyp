@@ -57,8 +57,11 @@
         # fails with an error JavaScript can catch, instead of the dynamic
         # loader ending the process at the first call. -z now is a GNU and
         # BSD linker flag; Apple's ld and MSVC's link have other ways.
+        # -z nodelete: the executor's threads (src/pool.c) live as long as
+        # the process, so the addon is never unloaded, also when only
+        # workers loaded it (macOS and Windows pin it at run time).
         ["OS!='mac' and OS!='win'", {
-          "ldflags": ["-Wl,-z,now"]
+          "ldflags": ["-Wl,-z,now", "-Wl,-z,nodelete"]
         }],
         ["OS=='mac'", {
           "xcode_settings": {

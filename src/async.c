@@ -1,17 +1,18 @@
-/* hashAsync, hmacAsync, hashFile: the same digests on the libuv thread pool.
+/* hashAsync, hmacAsync, hashFile: the same digests as tasks of the
+ * executor (pool.c), a bounded step at a time.
  *
  * A job captures everything when the call is made: its own copy of the input
  * (strings encoded, buffers copied, so later changes to them do not matter),
  * of the key, of the path, and of the algorithm entry with its own EVP_MD
- * reference. The thread-pool side touches no JS and nothing of the
- * environment's: its digest states have contexts of their own. Keys and
- * digests are wiped when the job ends.
+ * reference. Its steps touch no JS and nothing of the environment's: their
+ * digest states have contexts of their own. Keys and digests are wiped when
+ * the job ends.
  *
  * A file job may be given a cancel cell (hashFile's signal, lib/): an
  * Int32Array whose element 0 the JS thread sets to 1 to abort. The job
- * reads it (atomically: the pool thread reads it too) before each slice and
- * on the JS thread after each: once set, no slice more is read, the file is
- * closed and the promise rejects with an ABORT_ERR error. */
+ * reads it (atomically: the executor's thread reads it while the JS thread
+ * writes) before each step: once set, no more is read, the file is closed
+ * and the promise rejects with an ABORT_ERR error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,26 +25,28 @@ typedef enum { FH_JOB_HASH,
                FH_JOB_FILE } fh_job_kind;
 
 typedef struct {
+  fh_task task;           /* first: the executor's view of the job */
   fh_job_kind kind;
   fh_alg alg;             /* a copy holding its own EVP_MD reference */
   uint32_t enc;           /* an fh_encoding, or FH_ENC_BUFFER */
   size_t outlen;
   uint8_t *data, *key;    /* owned copies, wiped at the end */
   size_t len, keylen;
+  size_t at;              /* message bytes hashed so far */
   char *path;
   uint8_t *out;           /* outlen bytes */
-  int ok;
+  int ok;                 /* no step has failed */
+  int started;            /* the first step has run */
   unsigned long ossl_error;
   fh_fs_error fs;
-  /* A file job runs as a chain of pool jobs, one slice each (file.c): the
-   * open file lives here between them. */
-  fh_file file;
-  int file_state;         /* 0 before the first slice, then fh_file_slice's */
+  fh_md md;               /* a hash job's state */
+  fh_hmac_work w;         /* an HMAC job's key block, digests and state */
+  fh_file file;           /* a file job's open file */
+  int file_state;         /* 0 before the first step, then fh_file_step's */
   int32_t *cancel;        /* the cancel cell's element 0, or NULL */
   napi_ref cancel_ref;    /* holds the cell while the job runs */
   int aborted;            /* ended by the cancel cell */
   napi_deferred deferred;
-  napi_async_work work;
 } fh_job;
 
 /* Relaxed atomic reads of the cancel cell, as args.c's: GCC's and clang's
@@ -59,10 +62,14 @@ static int cancelled(const fh_job *job) {
   return job->cancel != NULL && FH_CANCELLED(job->cancel);
 }
 
-/* Frees the job (on the JS thread: it lets go of the cancel cell). */
+/* Frees the job; with env (its JS thread) it also lets go of the cancel
+ * cell; without, the environment is ending and frees its references. */
 static void free_job(napi_env env, fh_job *job) {
-  if (job->cancel_ref != NULL) napi_delete_reference(env, job->cancel_ref);
+  if (env != NULL && job->cancel_ref != NULL)
+    napi_delete_reference(env, job->cancel_ref);
   if (job->file_state == FH_FILE_MORE) fh_file_close(&job->file);
+  if (job->kind == FH_JOB_HMAC && job->started) fh_hmac_wipe(&job->alg, &job->w);
+  fh_md_close(&job->md);
   if (job->key != NULL) fh_wipe(job->key, job->keylen);
   if (job->out != NULL) fh_wipe(job->out, job->outlen);
   free(job->data);
@@ -73,53 +80,101 @@ static void free_job(napi_env env, fh_job *job) {
   free(job);
 }
 
-/* On a thread-pool thread: the next slice of a file job (opening the file
- * first), closing it at the end, or at once when the job is cancelled. */
-static int file_slice(fh_job *job) {
+/* The end of a step: a failure's reason is kept, and this thread's error
+ * queue (not node:crypto's) left clean. Returns `more`, as run() does. */
+static int step_end(fh_job *job, int more) {
+  if (!job->ok && job->ossl_error == 0) job->ossl_error = ERR_get_error();
+  ERR_clear_error();
+  return more;
+}
+
+/* Absorbs the next FH_STEP_BYTES of the message into m. Returns 1 while
+ * bytes are left, 0 after the last or a failure (job->ok). */
+static int absorb(fh_job *job, fh_md *m) {
+  size_t n = job->len - job->at;
+
+  if (n > FH_STEP_BYTES) n = FH_STEP_BYTES;
+  job->ok = n == 0 || fh_md_update(m, job->data + job->at, n);
+  job->at += n;
+  return job->ok && job->at < job->len;
+}
+
+/* A hash job's step: the state starts at the first, the digest is read
+ * after the last. */
+static int hash_step(fh_task *t) {
+  fh_job *job = (fh_job *)t;
+  int more = 0;
+
+  if (!job->started) {
+    job->started = 1;
+    job->ok = fh_md_start(&job->md, &job->alg, NULL);
+  }
+  if (job->ok && !(more = absorb(job, &job->md)) && job->ok)
+    job->ok = fh_md_final(&job->md, job->out, job->outlen);
+  return step_end(job, more);
+}
+
+/* After an HMAC job's last message bytes: the inner digest, then the MAC
+ * (RFC 2104, as fh_hmac_compute) into job->out. */
+static int hmac_end(fh_job *job) {
+  const fh_alg *alg = &job->alg;
+  fh_hmac_work *w = &job->w;
+  uint8_t *inner = FH_HMAC_INNER(w, alg);
+  int ok = fh_md_final(&w->md, inner, alg->size);
+
+  fh_hmac_to_opad(alg, w);
+  ok = ok && fh_hmac_keyed(alg, w, &w->md, NULL) &&
+       fh_md_finish(&w->md, inner, alg->size, FH_HMAC_MAC(w, alg), alg->size);
+  if (ok) memcpy(job->out, FH_HMAC_MAC(w, alg), job->outlen);
+  return ok;
+}
+
+/* An HMAC job's step: keyed at the first, the MAC made after the last. */
+static int hmac_step(fh_task *t) {
+  fh_job *job = (fh_job *)t;
+  int more = 0;
+
+  if (!job->started) {
+    job->started = 1;
+    fh_hmac_begin(&job->w);
+    job->ok = fh_hmac_key_block(NULL, &job->alg, job->key, job->keylen,
+                                &job->w) &&
+              fh_hmac_keyed(&job->alg, &job->w, &job->w.md, NULL);
+  }
+  if (job->ok && !(more = absorb(job, &job->w.md)) && job->ok)
+    job->ok = hmac_end(job);
+  return step_end(job, more);
+}
+
+/* A file job's step (opening the file first), closing it at the end, or at
+ * once when the job is cancelled. */
+static int file_step(fh_task *t) {
+  fh_job *job = (fh_job *)t;
   fh_file *f = &job->file;
 
   if (cancelled(job)) {
     if (job->file_state == FH_FILE_MORE) fh_file_close(f);
     job->file_state = FH_FILE_FAILED;
     job->aborted = 1;
-    return 0;
+    job->ok = 0;
+    return step_end(job, 0);
   }
   if (job->file_state == 0 && !fh_file_open(f, &job->alg, NULL, job->path)) {
     job->fs = f->err;
-    return 0;
+    job->ok = 0;
+    return step_end(job, 0);
   }
-  job->file_state = fh_file_slice(f, job->out, job->outlen);
-  if (job->file_state == FH_FILE_MORE) return 1;
+  job->file_state = fh_file_step(f, job->out, job->outlen);
+  if (job->file_state == FH_FILE_MORE) return step_end(job, 1);
   job->fs = f->err;
   fh_file_close(f);
-  return job->file_state == FH_FILE_END;
+  job->ok = job->file_state == FH_FILE_END;
+  return step_end(job, 0);
 }
 
-/* On a thread-pool thread: no JS, no environment state. */
-static void execute(napi_env env, void *data) {
-  fh_job *job = data;
-  fh_hmac_work w;
-
-  (void)env;
-  switch (job->kind) {
-    case FH_JOB_FILE:
-      job->ok = file_slice(job);
-      break;
-    case FH_JOB_HASH:
-      job->ok = fh_digest(NULL, NULL, &job->alg, job->data, job->len, job->out,
-                          job->outlen);
-      break;
-    default:
-      job->ok = fh_hmac_compute(NULL, &job->alg, job->key, job->keylen,
-                                job->data, job->len, &w);
-      if (job->ok) memcpy(job->out, FH_HMAC_MAC(&w, &job->alg), job->outlen);
-      fh_hmac_wipe(&job->alg, &w);
-      break;
-  }
-  /* This thread's error queue is not node:crypto's, but leave it clean. */
-  if (!job->ok) job->ossl_error = ERR_get_error();
-  ERR_clear_error();
-}
+/* The step of each kind of job, by fh_job_kind. */
+static int (*const job_steps[])(fh_task *) = { hash_step, hmac_step,
+                                               file_step };
 
 static napi_value job_error(napi_env env, fh_job *job) {
   napi_value error = NULL, code, message;
@@ -143,62 +198,38 @@ static napi_value job_error(napi_env env, fh_job *job) {
   return error;
 }
 
-static int queue(napi_env env, fh_job *job);
-
-/* Back on the JS thread after a file job's slice, with more to read: queues
- * the next slice, unless the environment is ending (a worker's terminate()
- * waits for this job: another slice would make it wait for ever). Returns 1
- * when the job goes on. */
-static int next_slice(napi_env env, fh_job *job) {
-  void *st;
-  napi_value error;
-
-  napi_delete_async_work(env, job->work);
-  job->work = NULL;
-  if (napi_get_instance_data(env, &st) != napi_ok ||
-      !fh_env_running(env, st))
-    return 0;
-  if (queue(env, job)) return 1;
-  if (napi_get_and_clear_last_exception(env, &error) == napi_ok)
-    napi_reject_deferred(env, job->deferred, error);
-  return 0;
-}
-
-/* Back on the JS thread: settle the promise and free the job. */
-static void complete(napi_env env, napi_status status, void *data) {
-  fh_job *job = data;
+/* The result as JS: the digest as a Buffer or a string. Returns it, or
+ * NULL with an exception pending. */
+static napi_value job_result(napi_env env, fh_job *job) {
   napi_value value = NULL;
   void *copy;
 
-  if (status == napi_ok && job->ok && job->file_state == FH_FILE_MORE) {
-    if (!cancelled(job)) {
-      if (!next_slice(env, job)) free_job(env, job);
-      return;
-    }
-    job->ok = 0; /* free_job closes the file */
-    job->aborted = 1;
+  if (job->enc == FH_ENC_BUFFER) {
+    if (napi_create_buffer_copy(env, job->outlen, job->out, &copy, &value) !=
+        napi_ok)
+      fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot make a Buffer");
+  } else if (!fh_make_string(env, (fh_encoding)job->enc, job->out,
+                             job->outlen, &value)) {
+    value = NULL;
   }
-  /* Cancelled, or the environment is going away: nothing to settle. */
-  if (status == napi_ok) {
-    if (!job->ok) {
-      value = job_error(env, job);
-      if (value != NULL) napi_reject_deferred(env, job->deferred, value);
-    } else if (job->enc == FH_ENC_BUFFER) {
-      if (napi_create_buffer_copy(env, job->outlen, job->out, &copy, &value) ==
-          napi_ok)
-        napi_resolve_deferred(env, job->deferred, value);
-    } else if (fh_make_string(env, (fh_encoding)job->enc, job->out,
-                              job->outlen, &value)) {
-      napi_resolve_deferred(env, job->deferred, value);
-    }
-    /* A failure above left an exception pending: it rejects the promise. */
-    if (value == NULL) {
-      napi_value exception;
-      if (napi_get_and_clear_last_exception(env, &exception) == napi_ok)
-        napi_reject_deferred(env, job->deferred, exception);
-    }
+  return value;
+}
+
+/* Back on the JS thread: settles the promise and frees the job. With env
+ * NULL the environment is ending: the job is only freed. */
+static void done(napi_env env, fh_task *t) {
+  fh_job *job = (fh_job *)t;
+  napi_value value = NULL, exception;
+
+  if (env == NULL) goto out;
+  if (job->ok && (value = job_result(env, job)) != NULL) {
+    napi_resolve_deferred(env, job->deferred, value);
+  } else if (!job->ok && (value = job_error(env, job)) != NULL) {
+    napi_reject_deferred(env, job->deferred, value);
+  } else if (napi_get_and_clear_last_exception(env, &exception) == napi_ok) {
+    napi_reject_deferred(env, job->deferred, exception);
   }
-  napi_delete_async_work(env, job->work);
+out:
   free_job(env, job);
 }
 
@@ -240,45 +271,28 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
     return NULL;
   }
   job->kind = kind;
+  job->task.run = job_steps[kind];
+  job->task.done = done;
+  job->ok = 1;
   job->alg = *spec.alg;
   job->enc = spec.enc;
   job->outlen = spec.length;
   return job;
 }
 
-/* Queues the job (or its next slice) on the thread pool. Returns 1, or 0
- * with an exception pending and job->work NULL. */
-static int queue(napi_env env, fh_job *job) {
-  napi_value name;
-
-  if (napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
-        napi_ok ||
-      napi_create_async_work(env, NULL, name, execute, complete, job,
-                             &job->work) != napi_ok) {
-    job->work = NULL;
-    fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
-    return 0;
-  }
-  if (napi_queue_async_work(env, job->work) == napi_ok) return 1;
-  napi_delete_async_work(env, job->work);
-  job->work = NULL;
-  fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot queue the job");
-  return 0;
-}
-
-/* Queues the job and returns its promise; frees it on failure. */
-static napi_value start(napi_env env, fh_job *job) {
+/* Submits the job to the executor and returns its promise; frees it on
+ * failure (NULL, with an exception pending). */
+static napi_value start(napi_env env, fh_state *st, fh_job *job) {
   napi_value promise;
 
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
-    free_job(env, job);
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED", "Cannot start the job");
-    return NULL;
+    promise = NULL;
+  } else if (!fh_pool_submit(env, st, &job->task, NULL)) {
+    /* A promise made here is never settled: nothing refers to it. */
+    promise = NULL;
   }
-  if (!queue(env, job)) {
-    free_job(env, job);
-    return NULL;
-  }
+  if (promise == NULL) free_job(env, job);
   return promise;
 }
 
@@ -340,7 +354,7 @@ static napi_value start_job(napi_env env, napi_callback_info info,
     free_job(env, job);
     return NULL;
   }
-  return start(env, job);
+  return start(env, self, job);
 }
 
 napi_value fh_hash_async(napi_env env, napi_callback_info info) {

@@ -108,7 +108,7 @@ typedef enum {
 /* (env.c) Whether this environment still runs JavaScript, asked by
  * calling an empty JS function, which V8 refuses at its entry once a
  * worker's terminate() or the environment's end has begun. Long work on
- * the JS thread, and a thread-pool job about to queue its next slice, ask
+ * the JS thread (hashFileSync between two steps, hashMany), ask
  * it to learn when to stop. May leave an exception pending. */
 int fh_env_running(napi_env env, fh_state *st);
 
@@ -305,26 +305,25 @@ typedef struct {
  * hashing. */
 #define FH_FILE_CHUNK (1u << 20)
 
-/* A file being digested a slice at a time: no one call reads for long, so a
+/* A file being digested a step at a time: no one call reads for long, so a
  * file that never ends (a character device, a pipe, a growing file, a FIFO
- * whose writer is idle or not yet there) holds
- * its thread-pool thread for one slice at a time and is stopped between two
- * (async.c, hashFileSync). Touches no JS: runs on any thread. */
+ * whose writer is idle or not yet there) holds its thread for one step at
+ * a time and is stopped between two (async.c, hashFileSync). Touches no
+ * JS: runs on any thread. */
 typedef struct {
   int fd;             /* a uv_file; -1 once closed */
   fh_md md;
   uint8_t *chunk;     /* FH_FILE_CHUNK bytes */
   int64_t done;       /* bytes read so far */
   int fifo;           /* a FIFO, open without blocking: its reads wait in
-                         poll() for at most the rest of a slice (POSIX) */
+                         poll() for at most the rest of a step (POSIX) */
   fh_fs_error err;    /* set on a file-system failure */
 } fh_file;
 
-/* A slice ends after about this long (checked per chunk; a FIFO's wait for
- * data or for its writer ends there too), plus what the
- * reader thread had read ahead: short next to the time a process exit or a
- * worker's terminate() may wait, long next to re-queueing a pool job. */
-#define FH_FILE_SLICE_NS ((uint64_t)50 * 1000 * 1000)
+/* A FIFO with nothing to read holds its thread for at most this long per
+ * step (the poll() of a step): then the task goes to the back of the queue,
+ * and an abort, a worker's terminate() or the process's exit is seen. */
+#define FH_FILE_WAIT_NS ((uint64_t)10 * 1000 * 1000)
 
 enum { FH_FILE_FAILED = 0,
        FH_FILE_END = 1,
@@ -336,10 +335,10 @@ enum { FH_FILE_FAILED = 0,
  * the reason on OpenSSL's queue. */
 int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
                  const char *path);
-/* Hashes the next slice: FH_FILE_MORE, FH_FILE_END at the end of the file
+/* Hashes the next step (pool.c's bound): FH_FILE_MORE, FH_FILE_END at the end of the file
  * (the digest is then in out[0..outlen)), or FH_FILE_FAILED (f->err set, or
  * the reason on OpenSSL's queue). */
-int fh_file_slice(fh_file *f, uint8_t *out, size_t outlen);
+int fh_file_step(fh_file *f, uint8_t *out, size_t outlen);
 /* Wipes the state, frees the chunk and closes the file. */
 void fh_file_close(fh_file *f);
 
@@ -351,28 +350,31 @@ int fh_fs_error_value(napi_env env, const fh_fs_error *err, const char *path,
                       napi_value *result);
 void fh_throw_fs(napi_env env, const fh_fs_error *err, const char *path);
 
-/* ---- the addon's threads (pool.c) ---------------------------------------- */
-
-/* A piece of work for the addon's threads: run() on one of them, then
- * done() on the JS thread of the environment that submitted it; done() gets
- * env NULL when that environment has ended, and then only frees the task.
- * The other fields are the pool's. */
+/* ---- the executor (pool.c) ----------------------------------------------- */
+/* A piece of work for the addon's threads, run in bounded steps: run() is
+ * one step on one of them, returning 1 while the task has more to do (it
+ * then goes to the back of the queue) and 0 once it is over; then done()
+ * on the JS thread of the environment that submitted it. done() gets env
+ * NULL when that environment has ended (or is ending), and then only frees
+ * the task: no JS, no references. The other fields are the pool's. */
 typedef struct fh_task fh_task;
 struct fh_task {
-  void (*run)(fh_task *t);
+  int (*run)(fh_task *t);
   void (*done)(napi_env env, fh_task *t);
   fh_task *next;            /* in the queue */
-  fh_task *after;           /* run next by the thread that runs this one */
+  fh_task *after;           /* queued when this one has finished */
   struct fh_pool_env *pe;
-  int finished;             /* run() has returned */
+  int finished;             /* its last step has ended */
 };
-
+/* A step hashes at most this much input: a few milliseconds for the
+ * slowest digest, the longest any task waits for a thread per step ahead
+ * of it, and the longest an ending environment waits for its tasks. */
+#define FH_STEP_BYTES ((size_t)1 << 20)
 /* Queues t (its run and done set). With `before` (a task this environment
- * submitted whose done() has not come yet), t runs after it, on the thread
- * that runs it, as soon as it ends: no thread waits for another's task.
- * Returns 1; or 0 with an exception pending, t untouched. */
+ * submitted whose done() has not come yet), t is queued only once `before`
+ * has finished: one hasher's updates run in order. Returns 1; or 0 with an
+ * exception pending, t untouched. */
 int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before);
-
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
 napi_value fh_hash(napi_env env, napi_callback_info info);

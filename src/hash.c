@@ -50,7 +50,7 @@ napi_value fh_hash_prefix(napi_env env, napi_callback_info info) {
 }
 
 /* Digests the file at `path` into out[0..outlen) on this (the JS) thread,
- * slice by slice, asking between two whether the environment still runs
+ * step by step, asking between two whether the environment still runs
  * JS: a worker's terminate() stops the digest there. Returns 1; or 0 with
  * an exception pending. */
 static int digest_file_here(napi_env env, fh_state *st, const fh_alg *alg,
@@ -59,7 +59,7 @@ static int digest_file_here(napi_env env, fh_state *st, const fh_alg *alg,
   int r = FH_FILE_FAILED;
 
   if (fh_file_open(&f, alg, st->ctx, path)) {
-    while ((r = fh_file_slice(&f, out, outlen)) == FH_FILE_MORE &&
+    while ((r = fh_file_step(&f, out, outlen)) == FH_FILE_MORE &&
            fh_env_running(env, st))
       continue;
     fh_file_close(&f);

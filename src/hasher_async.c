@@ -1,5 +1,5 @@
-/* hasherUpdateAsync: a hasher's update on the addon's threads (pool.c), for
- * the stream digests (lib/stream.js), so long inputs are hashed while the
+/* hasherUpdateAsync: a hasher's update as a task of the executor (pool.c),
+ * for the stream digests (lib/stream/), so long inputs are hashed while the
  * event loop goes on.
  *
  * The job reads the caller's view in place: the shim passes only batch
@@ -8,11 +8,9 @@
  * meanwhile. While jobs are queued or running the hasher is busy: every
  * call that would touch its states refuses it, but one more update, and
  * hasherFree defers the release to the last job's end. That second update
- * runs after the first on the thread that runs the first (pool.c), so the
- * next batch is hashed as soon as the last is done, and no thread waits
- * for another's job. Each job is one bounded update (the shim sends at
- * most a batch), so an environment that ends waits for no more than
- * that. */
+ * is queued once the first has finished (pool.c), so one hasher's updates
+ * run in order and no thread waits for another's job. A job runs
+ * FH_STEP_BYTES at a time, going to the back of the queue between two. */
 #include <stdlib.h>
 
 #include <openssl/err.h>
@@ -25,22 +23,27 @@ typedef struct {
   fh_hasher *h;           /* its slot does not move while busy */
   int64_t token;
   const uint8_t *data;
-  size_t len;
+  size_t len, at;         /* at: bytes hashed so far */
   int ok;
   unsigned long ossl_error;
   napi_ref keep;          /* the view being read */
   napi_deferred deferred;
 } fh_update_job;
 
-/* On one of the addon's threads: only the hasher's inner (or only) state,
- * which has a context of its own. */
-static void run(fh_task *t) {
+/* One step, on one of the addon's threads: only the hasher's inner (or
+ * only) state, which has a context of its own. Returns 1 while bytes are
+ * left. */
+static int run(fh_task *t) {
   fh_update_job *job = (fh_update_job *)t;
+  size_t n = job->len - job->at;
 
-  job->ok = fh_md_update(&job->h->md[0], job->data, job->len);
+  if (n > FH_STEP_BYTES) n = FH_STEP_BYTES;
+  job->ok = fh_md_update(&job->h->md[0], job->data + job->at, n);
+  job->at += n;
   /* This thread's error queue is read by nothing else: leave it clean. */
   if (!job->ok) job->ossl_error = ERR_get_error();
   ERR_clear_error();
+  return job->ok && job->at < job->len;
 }
 
 /* The rejection of a failed update, as async.c words OpenSSL's errors. */
@@ -108,8 +111,8 @@ static int keep_view(napi_env env, napi_value view, napi_value nv,
 }
 
 /* hasherUpdateAsync(token, batch, n) -> Promise<undefined>: absorbs the
- * Uint8Array batch's first n bytes on the addon's threads, after the update
- * sent before it; the hasher is busy until the last promise settles. */
+ * Uint8Array batch's first n bytes on the executor, after the update sent
+ * before it; the hasher is busy until the last promise settles. */
 napi_value fh_hasher_update_async(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], promise = NULL;

@@ -1,30 +1,46 @@
-/* The addon's own worker threads, for the stream digests' updates
- * (hasher_async.c). They are not libuv's pool: a stream digest keeps a
- * thread busy for as long as its source keeps giving bytes, and on libuv's
- * pool (four threads by default, shared with fs, dns.lookup and zlib) a few
- * such streams would make every other piece of pool work wait behind them.
- * Here the process has one pool, sized to the machine
- * (uv_available_parallelism), shared by every environment (the main thread
- * and each worker). Threads start as work arrives and then stay, idle on a
- * condition; a task is one bounded update, taken first in, first out. No
- * thread ever waits for another task: a hasher's next update, sent while
- * its last still runs, is not queued but hung after it, and the thread
- * that runs the last runs it next, so one hasher's updates run in order
- * and back to back, with no trip through the event loop between them.
+/* The addon's executor: the one way off the JS thread. Every job that
+ * leaves it (stream updates, hashAsync, hmacAsync, hashFile) runs here as
+ * a task of bounded steps; none goes to libuv's pool, which stays free for
+ * fs, dns.lookup and zlib, and no thread is started per job.
+ *
+ * The process has one pool, shared by every environment (the main thread
+ * and each worker): one thread per core (uv_available_parallelism), or
+ * FAST_HASH_THREADS. Threads start as work arrives and then stay, idle on a
+ * condition.
+ *
+ * Fair: tasks are taken first in, first out, one step at a time. A step is
+ * bounded (FH_STEP_BYTES of input, or a short wait on a FIFO): a task with
+ * more to do goes to the back of the queue, so a task waits for at most
+ * (steps ahead / threads) steps, however long the others are. One
+ * hasher's updates still run in order: an update sent while its previous
+ * one is queued or running is hung after it, and goes to the back of the
+ * queue when that one ends. No thread ever waits for another's task.
+ *
+ * Safe to unload: the threads never end, so the addon's code must stay
+ * mapped as long as the process lives. Node unloads an addon that only
+ * workers loaded once the last of them ends; the addon is pinned instead:
+ * linked -z nodelete where the linker has it (binding.gyp, prebuild.js),
+ * pinned at the first task on Windows and macOS (pool_pin).
  *
  * A task is reported back to the JS thread of its environment through that
  * environment's thread-safe function, which keeps the event loop alive
  * while any of its tasks is pending. When an environment ends
- * (worker.terminate(), the end of the process), its queued tasks are
- * dropped and its cleanup waits for the ones running, each one bounded
- * update, before its hasher states are freed. At process exit the same wait
- * comes before OpenSSL's own cleanup, which a running update must not
- * race. */
+ * (worker.terminate(), a worker's own end, the process's), its queued tasks
+ * are dropped and its cleanup waits for its running steps before the
+ * states they touch are freed. At process exit the same wait comes before
+ * OpenSSL's own cleanup, which a running step must not race. */
 #define _XOPEN_SOURCE 700
 
 #include <stdlib.h>
 
 #include <uv.h>
+
+#if defined(__APPLE__)
+#include <dlfcn.h>
+#endif
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include "fast_hash.h"
 
@@ -32,24 +48,27 @@
 struct fh_pool_env {
   napi_threadsafe_function tsfn;
   unsigned pending;   /* tasks submitted and not yet reported (JS thread) */
-  unsigned running;   /* tasks of this environment on a thread (lock) */
+  unsigned running;   /* steps of this environment on a thread (lock) */
   int closed;         /* tsfn may no longer be called (lock) */
   int owners;         /* the cleanup hook and the tsfn's finalizer (lock) */
 };
+
+/* The most threads FAST_HASH_THREADS may ask for. */
+#define FH_POOL_MAX_THREADS 1024
 
 static uv_once_t pool_once = UV_ONCE_INIT;
 static struct {
   uv_mutex_t lock;
   uv_cond_t work;     /* a task was queued */
-  uv_cond_t idle;     /* a task ended */
+  uv_cond_t idle;     /* a step ended, or a thread went idle at exit */
   fh_task *head, *tail;
   unsigned threads, waiting, max;
-  int exiting;        /* the process is exiting: no more tasks run */
+  int exiting;        /* the process is exiting: no more steps run */
 } pool;
 
 #ifndef _WIN32
 /* At process exit, before OpenSSL's own atexit cleanup (registered before
- * this one, so run after it): no task starts, and the running ones end.
+ * this one, so run after it): no step starts, and the running ones end.
  * (On Windows the other threads are gone by the time atexit handlers run.) */
 static void pool_exit(void) {
   uv_mutex_lock(&pool.lock);
@@ -59,12 +78,43 @@ static void pool_exit(void) {
 }
 #endif
 
-static void pool_init(void) {
-  unsigned n = uv_available_parallelism();
+/* Keeps the addon mapped for the life of the process (see above). Returns
+ * 1, or 0 when it cannot be pinned: then no thread may start. */
+static int pool_pin(void) {
+#if defined(_WIN32)
+  HMODULE self;
 
-  pool.max = n < 1 ? 1 : n;
-  if (uv_mutex_init(&pool.lock) != 0 || uv_cond_init(&pool.work) != 0 ||
-      uv_cond_init(&pool.idle) != 0)
+  return GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                              GET_MODULE_HANDLE_EX_FLAG_PIN,
+                            (LPCWSTR)(void *)pool_pin, &self) != 0;
+#elif defined(__APPLE__)
+  Dl_info info;
+
+  return dladdr((void *)pool_pin, &info) != 0 && info.dli_fname != NULL &&
+         dlopen(info.dli_fname, RTLD_LAZY | RTLD_NODELETE) != NULL;
+#else
+  return 1; /* linked -z nodelete */
+#endif
+}
+
+/* FAST_HASH_THREADS when it is a whole number from 1 to
+ * FH_POOL_MAX_THREADS, else one thread per core. */
+static unsigned pool_size(void) {
+  const char *s = getenv("FAST_HASH_THREADS");
+  unsigned long n = 0;
+
+  for (; s != NULL && *s >= '0' && *s <= '9' && n <= FH_POOL_MAX_THREADS; s++)
+    n = n * 10 + (unsigned long)(*s - '0');
+  if (s != NULL && *s == '\0' && n >= 1 && n <= FH_POOL_MAX_THREADS)
+    return (unsigned)n;
+  n = uv_available_parallelism();
+  return n < 1 ? 1 : (unsigned)n;
+}
+
+static void pool_init(void) {
+  pool.max = pool_size();
+  if (!pool_pin() || uv_mutex_init(&pool.lock) != 0 ||
+      uv_cond_init(&pool.work) != 0 || uv_cond_init(&pool.idle) != 0)
     pool.max = 0;
 #ifndef _WIN32
   else
@@ -77,8 +127,8 @@ static void pool_env_unown(struct fh_pool_env *pe) {
   if (--pe->owners == 0) free(pe);
 }
 
-/* Frees t and the tasks hung after it, unrun (their environment has
- * ended, or the process is exiting). */
+/* Frees t and the tasks hung after it, unrun or unfinished (their
+ * environment has ended, or the process is exiting). */
 static void pool_drop(fh_task *t) {
   fh_task *after;
 
@@ -88,26 +138,47 @@ static void pool_drop(fh_task *t) {
   }
 }
 
-/* A task ended on a thread (lock held): reported to its environment, or,
- * where that environment has ended, freed here. Returns the task hung
- * after it, for this thread to run next, or NULL. */
-static fh_task *pool_report(fh_task *t) {
+/* Puts t at the back of the queue and wakes an idle thread (lock held). */
+static void pool_queue(fh_task *t) {
+  t->next = NULL;
+  if (pool.tail != NULL)
+    pool.tail->next = t;
+  else
+    pool.head = t;
+  pool.tail = t;
+  uv_cond_signal(&pool.work);
+}
+
+/* t has run its last step (lock held): the update hung after it goes to
+ * the back of the queue, and t is reported to its environment, or, where
+ * that has ended, freed here. */
+static void pool_finish(fh_task *t) {
   struct fh_pool_env *pe = t->pe;
   fh_task *after = t->after;
 
   t->finished = 1;
   t->after = NULL;
-  if (pe->closed || pool.exiting) {
+  if (after != NULL && (pe->closed || pool.exiting))
     pool_drop(after);
-    after = NULL;
-  }
-  if (after != NULL) pe->running++;
-  if (--pe->running == 0) uv_cond_broadcast(&pool.idle);
+  else if (after != NULL)
+    pool_queue(after);
   if (pe->closed ||
       napi_call_threadsafe_function(pe->tsfn, t, napi_tsfn_nonblocking) !=
         napi_ok)
     t->done(NULL, t);
-  return after;
+}
+
+/* A step of t ended (lock held): t goes to the back of the queue when it
+ * has `more` to do and may go on, else it ends. The environment's cleanup
+ * is woken when its last running step ends. */
+static void pool_step_ended(fh_task *t, int more) {
+  struct fh_pool_env *pe = t->pe;
+
+  if (more && !pe->closed && !pool.exiting)
+    pool_queue(t);
+  else
+    pool_finish(t);
+  if (--pe->running == 0) uv_cond_broadcast(&pool.idle);
 }
 
 /* The next task from the queue, once there is one (lock held). */
@@ -125,19 +196,23 @@ static fh_task *pool_take(void) {
   return t;
 }
 
-/* A pool thread: takes tasks first in, first out, and runs each with the
- * tasks hung after it, for ever. */
+/* A pool thread: runs one step of the task at the head of the queue, for
+ * ever. Named, so that tests can count the threads (Linux). */
 static void pool_thread(void *arg) {
-  fh_task *t = NULL;
+  fh_task *t;
+  int more;
 
   (void)arg;
+#if defined(__linux__)
+  prctl(PR_SET_NAME, "fast-hash", 0, 0, 0);
+#endif
   uv_mutex_lock(&pool.lock);
   for (;;) {
-    if (t == NULL) t = pool_take();
+    t = pool_take();
     uv_mutex_unlock(&pool.lock);
-    t->run(t);
+    more = t->run(t);
     uv_mutex_lock(&pool.lock);
-    t = pool_report(t);
+    pool_step_ended(t, more);
   }
 }
 
@@ -170,27 +245,39 @@ static void pool_tsfn_finalize(napi_env env, void *data, void *hint) {
   uv_mutex_unlock(&pool.lock);
 }
 
-/* The environment's cleanup: its queued tasks are dropped, and those
- * running are waited for (each is one bounded update), before the hasher
- * states they update are freed. */
+/* Takes pe's tasks out of the queue (lock held), the others kept in
+ * order. Returns them, linked through `next`. */
+static fh_task *pool_unqueue(struct fh_pool_env *pe) {
+  fh_task *t, *next, *kept = NULL, *dropped = NULL;
+
+  for (t = pool.head, pool.head = NULL; t != NULL; t = next) {
+    next = t->next;
+    if (t->pe == pe) {
+      t->next = dropped;
+      dropped = t;
+      continue;
+    }
+    if (kept != NULL)
+      kept->next = t;
+    else
+      pool.head = t;
+    kept = t;
+  }
+  if (kept != NULL) kept->next = NULL;
+  pool.tail = kept;
+  return dropped;
+}
+
+/* The environment's cleanup: its queued tasks are dropped, and its running
+ * steps are waited for (each is bounded), before the states they touch are
+ * freed. */
 static void pool_env_cleanup(void *arg) {
   struct fh_pool_env *pe = arg;
-  fh_task **at, *dropped = NULL, *t;
+  fh_task *dropped, *t;
 
   uv_mutex_lock(&pool.lock);
   pe->closed = 1;
-  for (at = &pool.head; *at != NULL;) {
-    t = *at;
-    if (t->pe != pe) {
-      pool.tail = t;
-      at = &t->next;
-      continue;
-    }
-    *at = t->next;
-    t->next = dropped;
-    dropped = t;
-  }
-  if (pool.head == NULL) pool.tail = NULL;
+  dropped = pool_unqueue(pe);
   while (pe->running != 0) uv_cond_wait(&pool.idle, &pool.lock);
   pool_env_unown(pe);
   uv_mutex_unlock(&pool.lock);
@@ -209,8 +296,8 @@ static struct fh_pool_env *pool_env(napi_env env, fh_state *st) {
   if (pe != NULL) return pe;
   uv_once(&pool_once, pool_init);
   if (pool.max == 0 || (pe = calloc(1, sizeof(*pe))) == NULL) goto fail;
-  if (napi_create_string_utf8(env, "fast-hash stream", NAPI_AUTO_LENGTH,
-                              &name) != napi_ok ||
+  if (napi_create_string_utf8(env, "fast-hash", NAPI_AUTO_LENGTH, &name) !=
+        napi_ok ||
       napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, pe,
                                       pool_tsfn_finalize, pe, pool_call_js,
                                       &pe->tsfn) != napi_ok) {
@@ -228,7 +315,7 @@ static struct fh_pool_env *pool_env(napi_env env, fh_state *st) {
   return st->pool = pe;
 fail:
   fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED",
-           "Cannot set up the threads for stream updates");
+           "Cannot set up the threads of fast-hash");
   return NULL;
 }
 
@@ -252,12 +339,7 @@ static int pool_put(fh_task *t, fh_task *before) {
     return 1;
   }
   if (!pool_grow()) return 0;
-  if (pool.tail != NULL)
-    pool.tail->next = t;
-  else
-    pool.head = t;
-  pool.tail = t;
-  uv_cond_signal(&pool.work);
+  pool_queue(t);
   return 1;
 }
 
@@ -274,7 +356,7 @@ int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before) {
   uv_mutex_unlock(&pool.lock);
   if (!ok) {
     fh_throw(env, FH_ERROR, "ERR_NAPI_CALL_FAILED",
-             "Cannot start a thread for stream updates");
+             "Cannot start a thread of fast-hash");
     return 0;
   }
   if (pe->pending++ == 0) napi_ref_threadsafe_function(env, pe->tsfn);
