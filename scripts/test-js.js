@@ -69,7 +69,7 @@ if (require.main === module) {
   } else {
     const mocha = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
     console.log(`== ${files.length} test files on the JavaScript implementation (FAST_HASH_IMPLEMENTATION=js)`);
-    const run = spawnSync(process.execPath, [mocha, '--no-config', '--timeout', '20000', ...process.argv.slice(2), ...files], {
+    const run = spawnSync(process.execPath, [mocha, '--no-config', '--exit', '--timeout', '20000', ...process.argv.slice(2), ...files], {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...process.env, FAST_HASH_IMPLEMENTATION: 'js' },

@@ -276,7 +276,7 @@ function probe(target, project, rt = runtimeFor(target)) {
 function mocha(target, pkg, files, skip) {
   const rt = runtimeFor(target);
   const args = [...rt.args, path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--no-config', '--timeout', '600000', '--reporter', 'spec'];
+    '--no-config', '--exit', '--timeout', '600000', '--reporter', 'spec'];
   if (skip.length) args.push('--grep', skip.join('|'), '--invert');
   args.push(...files.map((f) => path.join('test', f)));
   const log = path.join(os.tmpdir(), `fast-hash-prebuild-${target.platform}-${target.arch}-${process.pid}.log`);
