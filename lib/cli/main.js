@@ -12,16 +12,6 @@ const ACTIONS = {
   list: () => require('../index.js').getHashes().join('\n') + '\n',
 };
 
-// Each hashFile job holds a libuv pool thread for its whole file, and the
-// pool has 4 threads unless UV_THREADPOOL_SIZE says otherwise: with more jobs
-// than threads the rest would queue, and stdin or a check list read through
-// the pool would wait behind them. libuv reads the variable when the pool
-// first starts, which is after this: nothing before it uses the pool. A
-// size the user set is left as it is.
-function sizeThreadPool(jobs) {
-  if (process.env.UV_THREADPOOL_SIZE === undefined) process.env.UV_THREADPOOL_SIZE = String(Math.max(4, jobs));
-}
-
 async function main(argv, defaultJobs) {
   let opts;
   try {
@@ -35,7 +25,6 @@ async function main(argv, defaultJobs) {
     return 0;
   }
   if (opts.jobs === null) opts.jobs = defaultJobs;
-  sizeThreadPool(opts.jobs);
 
   const { hexLength } = require('./algorithms');
   const hexLen = hexLength(opts.algorithm);
