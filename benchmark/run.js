@@ -7,8 +7,10 @@
 //   (c) outputs    'buffer', base64, base64url output (sha256)
 //   (d) hmac       hmac() and HmacKey#digest vs createHmac (sha256, sha512)
 //   (e) many       hashMany vs a hash() loop (sha256)
-// and the standalone questions (f) to (j), suite/standalone.js; (j) runtime
-// runs under any runtime: fast-hash vs its own call for the same work.
+// and the standalone questions (g) to (m), suite/standalone.js; (j) runtime
+// runs under any runtime: fast-hash vs its own call for the same work; (m)
+// executor (every kind of job at once, each figure beside its target) also
+// runs alone, against any checkout: node benchmark/executor.js --impl DIR.
 // Every peer's result is checked against node:crypto before it is timed.
 // Prints a table per question, then headline lines; writes JSON and an SVG
 // chart to benchmark/results/ (and benchmark/chart.svg after a full run).

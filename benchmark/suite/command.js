@@ -59,15 +59,16 @@ function npmTree() {
   return { files: walk(dir, [], 2000), what: "this checkout's node_modules, npm's tree not found" };
 }
 
-// The issue's sets, written under `dir`: 2,000 small files, or 8 large ones
-// read once so that they are in the page cache.
-function smallFiles(dir) {
-  const block = crypto.randomBytes(16 * 1024);
+// The issue's sets, written under `dir`: 2,000 small files of 1 to
+// `maxKib` KiB (sizes from a fixed seed; question (m) asks for 1-17 KiB),
+// or 8 large ones read once so that they are in the page cache.
+function smallFiles(dir, maxKib = 16) {
+  const block = crypto.randomBytes(maxKib * 1024);
   let state = 42;
   return Array.from({ length: 2000 }, (_, i) => {
     state = (state * 1103515245 + 12345) % 2147483648;
     const name = path.join(dir, `small-${i}`);
-    fs.writeFileSync(name, block.subarray(0, 1024 + (state % (15 * 1024 + 1))));
+    fs.writeFileSync(name, block.subarray(0, 1024 + (state % ((maxKib - 1) * 1024 + 1))));
     return name;
   });
 }
@@ -200,4 +201,6 @@ function headlines(rows) {
 
 module.exports = {
   id: 'h', name: 'command', algs: ['sha256'], run: runQuestion, headlines,
+  // For question (m), which times the command of another checkout too.
+  helpers: { run, smallFiles, NODE_ENV },
 };

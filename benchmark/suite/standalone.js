@@ -12,4 +12,5 @@ module.exports = [
   require('./runtime'), // (j) runtime: fast-hash vs this runtime's own call for the same work
   require('./sharing'), // (k) sharing: fs.stat latency under 16 streams; throughput of N streams
   require('./dropin'), // (l) drop-in: createHash/createHmac chains, await hashAsync
+  require('./executor'), // (m) executor: every kind of job at once on the one executor; also benchmark/executor.js
 ];
