@@ -60,9 +60,11 @@ static uv_once_t pool_once = UV_ONCE_INIT;
 static struct {
   uv_mutex_t lock;
   uv_cond_t work;     /* a task was queued */
-  uv_cond_t idle;     /* a step ended, or a thread went idle at exit */
+  uv_cond_t idle;     /* an environment's last running step ended */
+  uv_cond_t drained;  /* the last running step ended at exit */
   fh_task *head, *tail;
   unsigned threads, waiting, max;
+  unsigned running;   /* steps on a thread, of every environment */
   int exiting;        /* the process is exiting: no more steps run */
 } pool;
 
@@ -73,7 +75,7 @@ static struct {
 static void pool_exit(void) {
   uv_mutex_lock(&pool.lock);
   pool.exiting = 1;
-  while (pool.waiting != pool.threads) uv_cond_wait(&pool.idle, &pool.lock);
+  while (pool.running != 0) uv_cond_wait(&pool.drained, &pool.lock);
   uv_mutex_unlock(&pool.lock);
 }
 #endif
@@ -114,7 +116,8 @@ static unsigned pool_size(void) {
 static void pool_init(void) {
   pool.max = pool_size();
   if (!pool_pin() || uv_mutex_init(&pool.lock) != 0 ||
-      uv_cond_init(&pool.work) != 0 || uv_cond_init(&pool.idle) != 0)
+      uv_cond_init(&pool.work) != 0 || uv_cond_init(&pool.idle) != 0 ||
+      uv_cond_init(&pool.drained) != 0)
     pool.max = 0;
 #ifndef _WIN32
   else
@@ -170,7 +173,8 @@ static void pool_finish(fh_task *t) {
 
 /* A step of t ended (lock held): t goes to the back of the queue when it
  * has `more` to do and may go on, else it ends. The environment's cleanup
- * is woken when its last running step ends. */
+ * is woken when its last running step ends, the exit when the process's
+ * last one does. */
 static void pool_step_ended(fh_task *t, int more) {
   struct fh_pool_env *pe = t->pe;
 
@@ -179,6 +183,7 @@ static void pool_step_ended(fh_task *t, int more) {
   else
     pool_finish(t);
   if (--pe->running == 0) uv_cond_broadcast(&pool.idle);
+  if (--pool.running == 0 && pool.exiting) uv_cond_signal(&pool.drained);
 }
 
 /* The next task from the queue, once there is one (lock held). */
@@ -186,13 +191,13 @@ static fh_task *pool_take(void) {
   fh_task *t;
 
   pool.waiting++;
-  if (pool.exiting) uv_cond_broadcast(&pool.idle);
   while (pool.head == NULL || pool.exiting)
     uv_cond_wait(&pool.work, &pool.lock);
   pool.waiting--;
   t = pool.head;
   if ((pool.head = t->next) == NULL) pool.tail = NULL;
   t->pe->running++;
+  pool.running++;
   return t;
 }
 
