@@ -169,6 +169,16 @@ const ENDS = [
     status: 7, stdout: 'exiting\n',
   },
   {
+    // cat keeps the FIFO full (its writes wait for room): every read comes
+    // back short and none finds it empty, so only the step's own bound ends
+    // a step.
+    what: 'process.exit() during hashFile of FIFOs kept full by cat /dev/zero',
+    src: `const full = () => { const p = fifo(); spawn('sh', ['-c', 'exec cat /dev/zero > "$0"', p], { stdio: 'ignore' }); return p; };
+      f.hashFile('sha3-512', full()); f.hashFile('sha3-512', full());
+      setTimeout(() => { console.log('exiting'); process.exit(7); }, 300);`,
+    status: 7, stdout: 'exiting\n',
+  },
+  {
     what: 'worker.terminate() during hashFileSync of a FIFO fed endlessly in small writes, in the worker',
     src: `const w = worker(\`parentPort.postMessage(0); f.hashFileSync('sha3-512', workerData);\`, fed());
       w.once('message', () => setTimeout(() => w.terminate().then((code) => console.log('terminated', code)), 300));`,
