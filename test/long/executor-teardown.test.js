@@ -19,7 +19,7 @@
 // needs seconds.
 
 const path = require('path');
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const MIB = 2 ** 20;
 const CYCLES = 20;
 const EXITS = 5;
@@ -227,7 +227,7 @@ function main([name, ...args]) {
 
 function defineTests() {
   const assert = require('assert');
-  const { spawnChild, childResult } = require('./child');
+  const { spawnChild, childResult } = require('../child');
   const IMPL = process.env.FAST_HASH_IMPLEMENTATION === 'js' ? 'js' : 'native';
 
   function child(name, scope) {
@@ -298,4 +298,4 @@ function defineTests() {
   });
 }
 
-require('./child').childEntry(module, main, defineTests);
+require('../child').childEntry(module, main, defineTests);

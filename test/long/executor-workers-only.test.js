@@ -18,7 +18,7 @@
 // never called.
 
 const path = require('path');
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const MIB = 2 ** 20;
 const CHILD_LIMIT_MS = 60000;
 const RUNS = 10;
@@ -119,7 +119,7 @@ async function main([pattern, kind]) {
 function defineTests() {
   const assert = require('assert');
   const { spawn } = require('child_process');
-  const { resultOf } = require('./child');
+  const { resultOf } = require('../child');
 
   // One child, asynchronously: { status, signal, stdout, stderr, ms, late }.
   function runChild(args) {
@@ -205,4 +205,4 @@ function defineTests() {
   });
 }
 
-require('./child').childEntry(module, main, defineTests);
+require('../child').childEntry(module, main, defineTests);
