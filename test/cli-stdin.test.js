@@ -223,6 +223,8 @@ describe('fast-hash command: standard input', function () {
       const shown = typeof stdin === 'string' ? JSON.stringify(stdin) : stdin.label;
       it(`${[...ours, ...args].join(' ') || '(no arguments)'} < ${shown}: as sha256sum`, function () {
         if (stdin === directory && process.platform === 'win32') this.skip(); // no directory descriptors
+        // Bun's process.stdin reads a file from its start, not from the descriptor's offset.
+        if (stdin === atOffset && process.versions.bun) this.skip();
         const input = () => (typeof stdin === 'function' ? stdin() : stdin);
         const withInput = (fn) => {
           const fd = input();
