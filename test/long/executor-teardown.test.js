@@ -228,7 +228,7 @@ function main([name, ...args]) {
 function defineTests() {
   const assert = require('assert');
   const { spawnChild, childResult } = require('../child');
-  const IMPL = process.env.FAST_HASH_IMPLEMENTATION === 'js' ? 'js' : 'native';
+  const IMPL = require(ROOT).implementation; // what this runtime picks (Node 18, Bun and Deno: js)
 
   function child(name, scope) {
     const started = Date.now();
