@@ -260,4 +260,36 @@ function slowFifo(dir, parts) {
   return { fifo, data: Buffer.concat(chunks), writer };
 }
 
-Object.assign(module.exports, { makeFiles, sweep, rejectsWith, opensslErrorProbe, slowFifo });
+// Run in the child and in its workers: a writer that opens the FIFO without
+// waiting once a reader has it (O_NONBLOCK: ENXIO until then), so that a
+// hashing bug cannot hang the writer; writes that wait out EAGAIN (a full
+// FIFO) on timers, so that the reader in the same thread goes on, each of
+// at most PIPE_BUF bytes, which a FIFO takes whole or not at all (Deno's
+// writeSync writes the whole buffer given, and throws EAGAIN without the
+// count of what it wrote when the FIFO fills on the way).
+const FIFO_WRITER = `
+  const fs = require('fs');
+  const { O_WRONLY, O_NONBLOCK } = fs.constants;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  async function writer(p) {
+    for (;;) {
+      try {
+        return fs.openSync(p, O_WRONLY | O_NONBLOCK);
+      } catch (err) {
+        if (err.code !== 'ENXIO') throw err;
+      }
+      await sleep(5);
+    }
+  }
+  async function writeAll(fd, buf) {
+    for (let off = 0; off < buf.length;) {
+      try {
+        off += fs.writeSync(fd, buf.subarray(off, off + 4096));
+      } catch (err) {
+        if (err.code !== 'EAGAIN') throw err;
+        await sleep(1);
+      }
+    }
+  }`;
+
+Object.assign(module.exports, { makeFiles, sweep, rejectsWith, opensslErrorProbe, slowFifo, FIFO_WRITER });

@@ -12,41 +12,13 @@
 // child alive. The FIFOs are made with mkfifo, in a directory of the
 // child's own.
 const { endsAtOnce } = require('./child');
+const { FIFO_WRITER } = require('./common');
 
 const ROOT = require('path').join(__dirname, '..');
 const LIMIT_MS = 20000;
 
-// Run in the child and in its workers: a writer that opens the FIFO without
-// waiting once a reader has it (O_NONBLOCK: ENXIO until then), so that a
-// hashing bug cannot hang the writer; writes that wait out EAGAIN (a full
-// FIFO) on timers, so that the reader in the same thread goes on, each of
-// at most PIPE_BUF bytes, which a FIFO takes whole or not at all (Deno's
-// writeSync writes the whole buffer given, and throws EAGAIN without the
-// count of what it wrote when the FIFO fills on the way).
-const WRITER = `
-  const fs = require('fs');
-  const { O_WRONLY, O_NONBLOCK } = fs.constants;
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  async function writer(p) {
-    for (;;) {
-      try {
-        return fs.openSync(p, O_WRONLY | O_NONBLOCK);
-      } catch (err) {
-        if (err.code !== 'ENXIO') throw err;
-      }
-      await sleep(5);
-    }
-  }
-  async function writeAll(fd, buf) {
-    for (let off = 0; off < buf.length;) {
-      try {
-        off += fs.writeSync(fd, buf.subarray(off, off + 4096));
-      } catch (err) {
-        if (err.code !== 'EAGAIN') throw err;
-        await sleep(1);
-      }
-    }
-  }`;
+// The FIFO writer of test/common.js (FIFO_WRITER), run in the child and its workers.
+const WRITER = FIFO_WRITER;
 
 // Also in the child: fifo() makes a FIFO; fds() counts this process's open
 // files (Linux; elsewhere the count goes unchecked); ended(job, controller, ms, fdsThen) aborts

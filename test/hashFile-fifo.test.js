@@ -10,37 +10,14 @@
 // a failure, not a stuck suite. The FIFOs are made with mkfifo, in a
 // directory of the child's own.
 const { endsAtOnce } = require('./child');
+const { FIFO_WRITER } = require('./common');
 
 const ROOT = require('path').join(__dirname, '..');
 const LIMIT_MS = 20000;
 
-// Run in the child and in its workers: opens a FIFO for writing once a
-// reader has it (O_NONBLOCK: ENXIO until then) and writes to it, both
-// without blocking the thread, so that a hashing bug cannot hang the writer.
-const WRITER = `
-  const fs = require('fs');
-  const { O_WRONLY, O_NONBLOCK } = fs.constants;
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  async function writer(p) {
-    for (;;) {
-      try {
-        return fs.openSync(p, O_WRONLY | O_NONBLOCK);
-      } catch (err) {
-        if (err.code !== 'ENXIO') throw err;
-      }
-      await sleep(5);
-    }
-  }
-  async function writeAll(fd, buf) {
-    for (let off = 0; off < buf.length;) {
-      try {
-        off += fs.writeSync(fd, buf, off);
-      } catch (err) {
-        if (err.code !== 'EAGAIN') throw err;
-        await sleep(1);
-      }
-    }
-  }
+// Run in the child and in its workers: test/common.js's FIFO writer, and
+// writeSlowly.
+const WRITER = `${FIFO_WRITER}
   // Writes the pieces with a pause before each (the writer idle meanwhile),
   // then closes.
   async function writeSlowly(p, pieces, pause) {
