@@ -13,6 +13,7 @@
  * reads it (atomically: the executor's thread reads it while the JS thread
  * writes) before each step: once set, no more is read, the file is closed
  * and the promise rejects with an ABORT_ERR error. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,10 @@ typedef struct {
   fh_md md;               /* a hash job's state */
   fh_hmac_work w;         /* an HMAC job's key block, digests and state */
   fh_file file;           /* a file job's open file */
+  int file_open;          /* closed when the job is freed, once its
+                             companion can no longer read it */
   int file_state;         /* 0 before the first step, then fh_file_step's */
+  fh_task ahead;          /* a file job's companion: reads ahead */
   int32_t *cancel;        /* the cancel cell's element 0, or NULL */
   napi_ref cancel_ref;    /* holds the cell while the job runs */
   int aborted;            /* ended by the cancel cell */
@@ -67,7 +71,7 @@ static int cancelled(const fh_job *job) {
 static void free_job(napi_env env, fh_job *job) {
   if (env != NULL && job->cancel_ref != NULL)
     napi_delete_reference(env, job->cancel_ref);
-  if (job->file_state == FH_FILE_MORE) fh_file_close(&job->file);
+  if (job->file_open) fh_file_close(&job->file);
   if (job->kind == FH_JOB_HMAC && job->started) fh_hmac_wipe(&job->alg, &job->w);
   fh_md_close(&job->md);
   if (job->key != NULL) fh_wipe(job->key, job->keylen);
@@ -146,29 +150,46 @@ static int hmac_step(fh_task *t) {
   return step_end(job, more);
 }
 
-/* A file job's step (opening the file first), closing it at the end, or at
- * once when the job is cancelled. */
+/* A file job's companion step: reads ahead while the job hashes. */
+static int ahead_step(fh_task *t) {
+  fh_job *job = (fh_job *)((char *)t - offsetof(fh_job, ahead));
+
+  fh_file_read_ahead(&job->file);
+  return 0;
+}
+
+/* Before a file job's step: where the pool has a spare thread, the
+ * companion reads the next chunks while this step hashes. */
+static void read_ahead(fh_job *job) {
+  fh_file *f = &job->file;
+
+  if (f->ahead == NULL && (!fh_pool_spare() || !fh_file_ahead(f))) return;
+  if (fh_file_ahead_wanted(f)) fh_pool_wake(&job->ahead);
+}
+
+/* A file job's step (opening the file first); at the end, or at once when
+ * the job is cancelled, no more is read (free_job closes the file). */
 static int file_step(fh_task *t) {
   fh_job *job = (fh_job *)t;
   fh_file *f = &job->file;
 
   if (cancelled(job)) {
-    if (job->file_state == FH_FILE_MORE) fh_file_close(f);
     job->file_state = FH_FILE_FAILED;
     job->aborted = 1;
     job->ok = 0;
-    return step_end(job, 0);
-  }
-  if (job->file_state == 0 && !fh_file_open(f, &job->alg, NULL, job->path)) {
+  } else if (job->file_state == 0 &&
+             !fh_file_open(f, &job->alg, NULL, job->path)) {
     job->fs = f->err;
     job->ok = 0;
-    return step_end(job, 0);
+  } else {
+    job->file_open = 1;
+    read_ahead(job);
+    job->file_state = fh_file_step(f, job->out, job->outlen);
+    if (job->file_state == FH_FILE_MORE) return step_end(job, 1);
+    job->fs = f->err;
+    job->ok = job->file_state == FH_FILE_END;
   }
-  job->file_state = fh_file_step(f, job->out, job->outlen);
-  if (job->file_state == FH_FILE_MORE) return step_end(job, 1);
-  job->fs = f->err;
-  fh_file_close(f);
-  job->ok = job->file_state == FH_FILE_END;
+  if (job->file_open) fh_file_ahead_stop(f);
   return step_end(job, 0);
 }
 
@@ -273,6 +294,10 @@ static fh_job *new_job(napi_env env, fh_state *st, fh_job_kind kind,
   job->kind = kind;
   job->task.run = job_steps[kind];
   job->task.done = done;
+  if (kind == FH_JOB_FILE) {
+    job->task.companion = &job->ahead;
+    job->ahead.run = ahead_step;
+  }
   job->ok = 1;
   job->alg = *spec.alg;
   job->enc = spec.enc;

@@ -310,13 +310,16 @@ typedef struct {
  * whose writer is idle or not yet there) holds its thread for one step at
  * a time and is stopped between two (async.c, hashFileSync). Touches no
  * JS: runs on any thread. */
+typedef struct fh_ahead fh_ahead;
 typedef struct {
   int fd;             /* a uv_file; -1 once closed */
   fh_md md;
   uint8_t *chunk;     /* FH_FILE_CHUNK bytes */
   int64_t done;       /* bytes read so far */
+  int64_t size;       /* a regular file's size at open; -1 for any other */
   int fifo;           /* a FIFO, open without blocking: its reads wait in
                          poll() for at most the rest of a step (POSIX) */
+  fh_ahead *ahead;    /* the chunks read ahead (fh_file_ahead), or NULL */
   fh_fs_error err;    /* set on a file-system failure */
 } fh_file;
 
@@ -339,8 +342,23 @@ int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
  * (the digest is then in out[0..outlen)), or FH_FILE_FAILED (f->err set, or
  * the reason on OpenSSL's queue). */
 int fh_file_step(fh_file *f, uint8_t *out, size_t outlen);
-/* Wipes the state, frees the chunk and closes the file. */
+/* Wipes the state, frees the chunks and closes the file. Only once no
+ * fh_file_read_ahead() runs. */
 void fh_file_close(fh_file *f);
+/* Gives a regular file of two chunks or more a ring of chunks that another
+ * thread fills (fh_file_read_ahead) while fh_file_step hashes, so that one
+ * file's reads overlap its hashing. Returns 1 when f has the ring; 0 when
+ * it has none (then fh_file_step reads as it always does). */
+int fh_file_ahead(fh_file *f);
+/* Whether the ring has room for a read ahead (any thread). */
+int fh_file_ahead_wanted(fh_file *f);
+/* Fills the ring's free chunks from the file, on a thread other than the
+ * one running fh_file_step (after its read, when one is under way);
+ * returns when the ring is full, at the end of the file, or after
+ * fh_file_ahead_stop(). */
+void fh_file_read_ahead(fh_file *f);
+/* No more reads ahead: the job is ending. */
+void fh_file_ahead_stop(fh_file *f);
 
 /* ---- file-system errors (error.c) ----------------------------------------- */
 
@@ -361,10 +379,14 @@ typedef struct fh_task fh_task;
 struct fh_task {
   int (*run)(fh_task *t);
   void (*done)(napi_env env, fh_task *t);
+  fh_task *companion;       /* set before submit, or NULL: see below */
   fh_task *next;            /* in the queue */
   fh_task *after;           /* queued when this one has finished */
+  fh_task *parent;          /* a companion's task */
   struct fh_pool_env *pe;
   int finished;             /* its last step has ended */
+  int busy;                 /* a companion: queued or running */
+  int finishing;            /* ended while its companion was busy */
 };
 /* A step hashes at most this much input: a few milliseconds for the
  * slowest digest, the longest any task waits for a thread per step ahead
@@ -375,6 +397,18 @@ struct fh_task {
  * has finished: one hasher's updates run in order. Returns 1; or 0 with an
  * exception pending, t untouched. */
 int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before);
+/* A task's companion (t->companion, its run set, done unused) is work that
+ * helps t on a spare thread: fh_pool_wake queues one step of it when it is
+ * neither queued nor running, nothing else is queued and a thread is idle
+ * or may start (fh_pool_spare).
+ * Its run() returns 0: it runs again only when woken again. t is reported
+ * (or freed) only once its companion is neither queued nor running, so the
+ * companion may use t's memory. Returns 1 when queued, 0 when not. Called
+ * from t's own steps. */
+int fh_pool_wake(fh_task *companion);
+/* Whether nothing is queued and a thread is idle or may start: a
+ * companion woken now would run at once. */
+int fh_pool_spare(void);
 /* ---- exported functions (hash.c) ----------------------------------------- */
 
 napi_value fh_hash(napi_env env, napi_callback_info info);

@@ -119,8 +119,147 @@ static int step(fh_file *f) {
   return FH_FILE_FAILED;
 }
 
+/* ---- reading ahead -------------------------------------------------------
+ * One large file alone: while one thread hashes a chunk, another copies the
+ * next ones out of the file (the executor's spare thread, through the
+ * job's companion task, async.c), so the copy costs no time of the hashing
+ * thread's. The ring's chunks are filled and hashed in file order; one read
+ * at a time, by either side: the hashing side reads for itself whenever
+ * nothing is filled and no read is under way, so it never depends on the
+ * other side being run. Either side waits only for a read already under
+ * way on the other thread (one chunk of a regular file), never for a task
+ * to be run. */
+#define FH_AHEAD_CHUNKS 4
+
+struct fh_ahead {
+  uv_mutex_t lock;
+  uv_cond_t read;                  /* a read under way ended */
+  uint8_t *chunk[FH_AHEAD_CHUNKS]; /* FH_FILE_CHUNK bytes each */
+  int64_t len[FH_AHEAD_CHUNKS];    /* bytes in a filled chunk */
+  unsigned head, filled;           /* the next chunk to hash; filled ones */
+  int reading;                     /* a read is under way */
+  int end;                         /* no more reads: the last gave `code` */
+  int64_t code;                    /* 0 at the end of the file, or an error */
+  int stop;                        /* fh_file_ahead_stop was called */
+};
+
+static void ahead_free(fh_file *f) {
+  fh_ahead *a = f->ahead;
+  unsigned i;
+
+  if (a == NULL) return;
+  for (i = 0; i < FH_AHEAD_CHUNKS; i++) free(a->chunk[i]);
+  uv_cond_destroy(&a->read);
+  uv_mutex_destroy(&a->lock);
+  free(a);
+  f->ahead = NULL;
+}
+
+int fh_file_ahead(fh_file *f) {
+  fh_ahead *a;
+  unsigned i;
+
+  if (f->ahead != NULL) return 1;
+  if (f->size - f->done < 2 * (int64_t)FH_FILE_CHUNK) return 0;
+  if ((a = calloc(1, sizeof(*a))) == NULL) return 0;
+  for (i = 0; i < FH_AHEAD_CHUNKS; i++)
+    if ((a->chunk[i] = malloc(FH_FILE_CHUNK)) == NULL) break;
+  if (i == FH_AHEAD_CHUNKS && uv_mutex_init(&a->lock) == 0) {
+    if (uv_cond_init(&a->read) == 0) {
+      f->ahead = a;
+      return 1;
+    }
+    uv_mutex_destroy(&a->lock);
+  }
+  while (i-- > 0) free(a->chunk[i]);
+  free(a);
+  return 0;
+}
+
+/* Reads the next chunk into the ring (lock held on entry and return; the
+ * read itself runs without it). The caller has checked that no read is
+ * under way, none has ended the file and a chunk is free. */
+static void ahead_read(fh_file *f, fh_ahead *a) {
+  unsigned i = (a->head + a->filled) % FH_AHEAD_CHUNKS;
+  int64_t n;
+
+  a->reading = 1;
+  uv_mutex_unlock(&a->lock);
+  n = file_read(f->fd, a->chunk[i], FH_FILE_CHUNK);
+  uv_mutex_lock(&a->lock);
+  a->reading = 0;
+  if (n > 0) {
+    a->len[i] = n;
+    a->filled++;
+  } else {
+    a->end = 1;
+    a->code = n;
+  }
+  uv_cond_broadcast(&a->read);
+}
+
+int fh_file_ahead_wanted(fh_file *f) {
+  fh_ahead *a = f->ahead;
+  int wanted;
+
+  uv_mutex_lock(&a->lock);
+  wanted = !a->end && !a->stop && a->filled < FH_AHEAD_CHUNKS;
+  uv_mutex_unlock(&a->lock);
+  return wanted;
+}
+
+void fh_file_read_ahead(fh_file *f) {
+  fh_ahead *a = f->ahead;
+
+  uv_mutex_lock(&a->lock);
+  while (!a->stop && !a->end && a->filled < FH_AHEAD_CHUNKS) {
+    if (a->reading)
+      uv_cond_wait(&a->read, &a->lock);
+    else
+      ahead_read(f, a);
+  }
+  uv_mutex_unlock(&a->lock);
+}
+
+void fh_file_ahead_stop(fh_file *f) {
+  if (f->ahead == NULL) return;
+  uv_mutex_lock(&f->ahead->lock);
+  f->ahead->stop = 1;
+  uv_cond_broadcast(&f->ahead->read);
+  uv_mutex_unlock(&f->ahead->lock);
+}
+
+/* fh_file_step's step with a ring: hashes the next chunk, read by either
+ * side. Returns as step() does. */
+static int ahead_step(fh_file *f) {
+  fh_ahead *a = f->ahead;
+  unsigned i;
+  int64_t n;
+  int ok;
+
+  uv_mutex_lock(&a->lock);
+  while (a->filled == 0 && a->reading) uv_cond_wait(&a->read, &a->lock);
+  if (a->filled == 0 && !a->end) ahead_read(f, a);
+  i = a->head;
+  n = a->filled != 0 ? a->len[i] : a->code;
+  uv_mutex_unlock(&a->lock);
+  if (n == 0) return FH_FILE_END;
+  if (n < 0) {
+    f->err.code = (int)n;
+    f->err.syscall = "read";
+    return FH_FILE_FAILED;
+  }
+  f->done += n;
+  ok = fh_md_update(&f->md, a->chunk[i], (size_t)n);
+  uv_mutex_lock(&a->lock);
+  a->head = (i + 1) % FH_AHEAD_CHUNKS;
+  a->filled--;
+  uv_mutex_unlock(&a->lock);
+  return ok ? FH_FILE_MORE : FH_FILE_FAILED;
+}
+
 int fh_file_step(fh_file *f, uint8_t *out, size_t outlen) {
-  int r = step(f);
+  int r = f->ahead != NULL ? ahead_step(f) : step(f);
 
   return r == FH_FILE_END && !fh_md_final(&f->md, out, outlen) ? FH_FILE_FAILED
                                                                : r;
@@ -158,6 +297,8 @@ static int set_reads(fh_file *f) {
 
   code = uv_fs_fstat(NULL, &req, f->fd, NULL);
   f->fifo = code == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFIFO;
+  if (code == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFREG)
+    f->size = (int64_t)req.statbuf.st_size;
   uv_fs_req_cleanup(&req);
   if (code != 0) {
     f->err.syscall = "fstat";
@@ -177,6 +318,7 @@ static int set_reads(fh_file *f) {
 int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
                  const char *path) {
   memset(f, 0, sizeof(*f));
+  f->size = -1;
   if (!open_file(f, path)) return 0;
   if (!set_reads(f)) {
     /* f->err is set */
@@ -193,6 +335,7 @@ int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
 void fh_file_close(fh_file *f) {
   uv_fs_t req;
 
+  ahead_free(f);
   fh_md_close(&f->md);
   free(f->chunk);
   f->chunk = NULL;

@@ -16,6 +16,13 @@
  * one is queued or running is hung after it, and goes to the back of the
  * queue when that one ends. No thread ever waits for another's task.
  *
+ * A task may have a companion (a file job's read-ahead): steps that help
+ * it, queued only when a thread would otherwise be idle (fh_pool_wake),
+ * so they never delay another task. The task's report waits until its
+ * companion is neither queued nor running, so the companion may use the
+ * task's memory; an ending environment's queued companions are only taken
+ * out of the queue.
+ *
  * Safe to unload: the threads never end, so the addon's code must stay
  * mapped as long as the process lives. Node unloads an addon that only
  * workers loaded once the last of them ends; the addon is pinned instead:
@@ -172,16 +179,23 @@ static void pool_finish(fh_task *t) {
 }
 
 /* A step of t ended (lock held): t goes to the back of the queue when it
- * has `more` to do and may go on, else it ends. The environment's cleanup
- * is woken when its last running step ends, the exit when the process's
- * last one does. */
+ * has `more` to do and may go on, else it ends, once its companion is
+ * neither queued nor running (the companion's own step end finishes it
+ * otherwise). The environment's cleanup is woken when its last running
+ * step ends, the exit when the process's last one does. */
 static void pool_step_ended(fh_task *t, int more) {
   struct fh_pool_env *pe = t->pe;
 
-  if (more && !pe->closed && !pool.exiting)
+  if (t->parent != NULL) {
+    t->busy = 0;
+    if (t->parent->finishing) pool_finish(t->parent);
+  } else if (more && !pe->closed && !pool.exiting) {
     pool_queue(t);
-  else
+  } else if (t->companion != NULL && t->companion->busy) {
+    t->finishing = 1;
+  } else {
     pool_finish(t);
+  }
   if (--pe->running == 0) uv_cond_broadcast(&pool.idle);
   if (--pool.running == 0 && pool.exiting) uv_cond_signal(&pool.drained);
 }
@@ -251,12 +265,18 @@ static void pool_tsfn_finalize(napi_env env, void *data, void *hint) {
 }
 
 /* Takes pe's tasks out of the queue (lock held), the others kept in
- * order. Returns them, linked through `next`. */
+ * order. Returns those to drop, linked through `next`: a companion is not
+ * one (its memory is its task's), but a task that waited for it is. */
 static fh_task *pool_unqueue(struct fh_pool_env *pe) {
   fh_task *t, *next, *kept = NULL, *dropped = NULL;
 
   for (t = pool.head, pool.head = NULL; t != NULL; t = next) {
     next = t->next;
+    if (t->pe == pe && t->parent != NULL) {
+      t->busy = 0;
+      if (!t->parent->finishing) continue;
+      t = t->parent;
+    }
     if (t->pe == pe) {
       t->next = dropped;
       dropped = t;
@@ -354,8 +374,14 @@ int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before) {
 
   if (pe == NULL) return 0;
   t->pe = pe;
-  t->next = t->after = NULL;
-  t->finished = 0;
+  t->next = t->after = t->parent = NULL;
+  t->finished = t->finishing = 0;
+  if (t->companion != NULL) {
+    t->companion->pe = pe;
+    t->companion->parent = t;
+    t->companion->companion = NULL;
+    t->companion->busy = 0;
+  }
   uv_mutex_lock(&pool.lock);
   ok = pool_put(t, before);
   uv_mutex_unlock(&pool.lock);
@@ -366,4 +392,33 @@ int fh_pool_submit(napi_env env, fh_state *st, fh_task *t, fh_task *before) {
   }
   if (pe->pending++ == 0) napi_ref_threadsafe_function(env, pe->tsfn);
   return 1;
+}
+
+/* Whether nothing is queued and a thread is idle or may start (lock
+ * held). */
+static int pool_has_spare(void) {
+  return pool.head == NULL && !pool.exiting &&
+         (pool.waiting != 0 || pool.threads < pool.max);
+}
+
+int fh_pool_spare(void) {
+  int spare;
+
+  uv_mutex_lock(&pool.lock);
+  spare = pool_has_spare();
+  uv_mutex_unlock(&pool.lock);
+  return spare;
+}
+
+int fh_pool_wake(fh_task *c) {
+  int woken;
+
+  uv_mutex_lock(&pool.lock);
+  woken = !c->busy && pool_has_spare() && !c->pe->closed && pool_grow();
+  if (woken) {
+    c->busy = 1;
+    pool_queue(c);
+  }
+  uv_mutex_unlock(&pool.lock);
+  return woken;
 }

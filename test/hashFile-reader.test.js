@@ -1,13 +1,17 @@
 'use strict';
-// hashFile and hashFileSync of files of 3 MiB and more, where past the first
-// 1 MiB chunk a reader thread reads ahead through a ring of eight 1 MiB
-// chunks while the calling thread hashes (src/file.c): sizes around the
-// ring's edges, read errors and interrupted reads in the middle of a file
-// (injected into read() by a preloaded shim, in a child process), files cut
-// short or growing while they are hashed, and many at once. The sizes around
-// the ring's edges run in a child process with a time limit (test/child.js):
-// a reader thread never woken again hangs the child, which is then killed,
-// and fails its test instead of hanging the suite.
+// hashFile and hashFileSync of files of 2 MiB and more. hashFile of such a
+// regular file reads ahead where the executor has a spare thread: the job's
+// companion task copies the next chunks into a ring of four 1 MiB chunks
+// while the job's own step hashes one (src/file.c, "reading ahead"); with
+// no spare thread, or in hashFileSync, one thread reads and hashes. Sizes
+// around the ring's edges both ways (FAST_HASH_THREADS=1 leaves no spare
+// thread), that the reads do come from two threads, read errors and
+// interrupted or short reads in the middle of a file (injected into read()
+// by a preloaded shim, in a child process), files cut short or growing
+// while they are hashed, and many at once. The sizes around the ring's
+// edges run in a child process with a time limit (test/child.js): a ring
+// that is never refilled hangs the child, which is then killed, and fails
+// its test instead of hanging the suite.
 const assert = require('assert');
 const crypto = require('crypto');
 const fs = require('fs');
@@ -24,10 +28,9 @@ const { writeRandom } = require('../benchmark/cached-file');
 const { describeNative } = require('./common');
 const { childEntry, childResult } = require('./child');
 
-// The first chunk is read on the calling thread; a regular file gets the
-// reader from 3 MiB on (2 MiB left after it). The ring holds 8 chunks and
-// the reader refills it half a ring (4 chunks) at a time.
-const SIZES = [3 * MiB - 1, 3 * MiB, 4 * MiB - 1, 5 * MiB, 8 * MiB, 8 * MiB + 1, 9 * MiB - 3, 12 * MiB, 21 * MiB + 77];
+// A regular file gets the ring while 2 MiB or more are left to read; the
+// ring holds 4 chunks, refilled as each is hashed.
+const SIZES = [2 * MiB - 1, 2 * MiB, 4 * MiB - 1, 4 * MiB, 4 * MiB + 1, 5 * MiB, 8 * MiB + 1, 9 * MiB - 3, 21 * MiB + 77];
 const RING_LIMIT_MS = 90000;
 
 // In the child: every size of SIZES against node:crypto, low-level and EVP
@@ -55,16 +58,19 @@ async function ringEdges() {
 }
 
 function defineTests() {
-  describe('hashFile() and hashFileSync() past the first chunk (reader thread)', function () {
+  describe('hashFile() and hashFileSync() past the first chunk (reading ahead)', function () {
     this.timeout(60000);
     let dir;
     before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-reader-')); });
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    it('equals crypto over sizes around the ring\'s edges, low-level and EVP digests (child process)', function () {
-      this.timeout(RING_LIMIT_MS + 30000);
-      assert.strictEqual(childResult(__filename, ['ring-edges'], { timeout: RING_LIMIT_MS }), SIZES.length);
-    });
+    for (const threads of [1, 3]) {
+      it(`equals crypto over sizes around the ring's edges, low-level and EVP digests, FAST_HASH_THREADS=${threads} (child process)`, function () {
+        this.timeout(RING_LIMIT_MS + 30000);
+        const env = { FAST_HASH_THREADS: String(threads) };
+        assert.strictEqual(childResult(__filename, ['ring-edges'], { timeout: RING_LIMIT_MS, env }), SIZES.length);
+      });
+    }
 
     it('many long files at once, on the thread pool and in workers', async function () {
       const files = [3 * MiB + 5, 10 * MiB, 17 * MiB].map((size, i) => {
@@ -123,7 +129,7 @@ function defineTests() {
     });
 
     // A shim preloaded into a child process makes read() of one file fail
-    // (EIO, from 5 MiB on: the reader's reads) or be interrupted (EINTR, every
+    // (EIO, from 5 MiB on: the ring's reads) or be interrupted (EINTR, every
     // other read), which no real file reliably does. The addon's own reads
     // only: the JavaScript implementation reads through the runtime's fs.
     describeNative('read failures in the middle of a file (preloaded read() shim)', function () {
@@ -140,25 +146,37 @@ function defineTests() {
         writeRandom(target, 13 * MiB + 5);
       });
 
-      function runChild(mode) {
+      // `sync`: hashFileSync first, then hashFile; else hashFile alone.
+      function runChild(mode, { threads = 3, sync = true } = {}) {
         const script = `const fh = require(${JSON.stringify(ROOT)});
           const file = ${JSON.stringify(target)};
           const summary = (e) => ({ code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, message: e.message });
           const out = {};
-          try { out.sync = fh.hashFileSync('sha256', file); } catch (e) { out.sync = summary(e); }
+          if (${sync}) try { out.sync = fh.hashFileSync('sha256', file); } catch (e) { out.sync = summary(e); }
           fh.hashFile('sha256', file).then((d) => { out.async = d; }, (e) => { out.async = summary(e); })
             .then(() => console.log(JSON.stringify(out)));`;
-        const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: mode };
+        const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: mode, FAST_HASH_THREADS: String(threads) };
         env.LD_PRELOAD = [process.env.LD_PRELOAD, shim].filter(Boolean).join(' ');
         const res = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 60000 });
         assert.strictEqual(res.status, 0, `child exited ${res.status} ${res.signal || ''}: ${res.stderr}`);
-        const interrupted = /read-shim: (\d+) interrupted/.exec(res.stderr);
+        const interrupted = /read-shim: (\d+) interrupted, (\d+) threads/.exec(res.stderr);
         assert.ok(interrupted, `the shim was not loaded: ${res.stderr}`);
-        return { ...JSON.parse(res.stdout), interrupted: +interrupted[1] };
+        return { ...JSON.parse(res.stdout), interrupted: +interrupted[1], threads: +interrupted[2] };
       }
 
+      // Each read of the file takes 2 ms more (mode slow), so that the
+      // companion's thread runs long before the job ends, however loaded
+      // the machine: what is counted is which threads read, not a time.
+      it('a spare thread reads ahead: the file is read by two threads, by one with FAST_HASH_THREADS=1', function () {
+        const want = hash('sha256', fs.readFileSync(target));
+        const spare = runChild('slow', { sync: false });
+        assert.deepStrictEqual([spare.async, spare.threads], [want, 2]);
+        const none = runChild('slow', { threads: 1, sync: false });
+        assert.deepStrictEqual([none.async, none.threads], [want, 1]);
+      });
+
       it('an EIO past the first chunk rejects / throws as fs would, with the path', function () {
-        const { interrupted, ...out } = runChild('eio');
+        const { interrupted, threads, ...out } = runChild('eio');
         assert.strictEqual(interrupted, 0);
         for (const got of [out.sync, out.async]) {
           assert.strictEqual(got.code, 'EIO');
@@ -170,16 +188,16 @@ function defineTests() {
       });
 
       // A pipe or a device may answer short before its end: only 0 is the end.
-      it('short reads on the reader thread are not the end of the file', function () {
+      it('short reads are not the end of the file, on either thread', function () {
         const want = hash('sha256', fs.readFileSync(target));
-        const { interrupted, ...out } = runChild('short');
+        const { interrupted, threads, ...out } = runChild('short');
         assert.deepStrictEqual(out, { sync: want, async: want });
         assert.ok(interrupted >= 10, `${interrupted} reads came short`);
       });
 
       it('interrupted reads on both threads are retried', function () {
         const want = hash('sha256', fs.readFileSync(target));
-        const { interrupted, ...out } = runChild('eintr');
+        const { interrupted, threads, ...out } = runChild('eintr');
         assert.deepStrictEqual(out, { sync: want, async: want });
         assert.ok(interrupted >= 14, `${interrupted} reads interrupted`); // 14 + 14 reads of 1 MiB at least
       });
@@ -195,9 +213,10 @@ childEntry(module, ([name]) => {
 
 // Compiles the read() shim: reads of the file FAST_HASH_TEST_READ_PATH fail
 // with EIO from offset 5 MiB on (mode eio), with EINTR every other call
-// (mode eintr), or come short (100003 bytes) every other call from offset
-// 3 MiB on, where the reader thread reads (mode short; counted as
-// "interrupted"); everything else reaches libc's read().
+// (mode eintr), come short (100003 bytes) every other call from offset
+// 3 MiB on (mode short; counted as "interrupted"), or take 2 ms longer
+// (mode slow); in every mode the threads that read it are counted.
+// Everything else reaches libc's read().
 function buildReadShim(dir) {
   const src = path.join(dir, 'read-shim.c');
   const lib = path.join(dir, 'read-shim.so');
@@ -205,9 +224,11 @@ function buildReadShim(dir) {
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int is_target(int fd) {
@@ -222,10 +243,22 @@ static int is_target(int fd) {
   return strcmp(where, want) == 0;
 }
 
-static unsigned calls, interrupted;
+static unsigned calls, interrupted, nthreads;
+static long threads[64];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((destructor)) static void report(void) {
-  if (getenv("FAST_HASH_TEST_READ_MODE") != NULL) fprintf(stderr, "read-shim: %u interrupted\\n", interrupted);
+  if (getenv("FAST_HASH_TEST_READ_MODE") != NULL)
+    fprintf(stderr, "read-shim: %u interrupted, %u threads\\n", interrupted, nthreads);
+}
+
+static void note_thread(void) {
+  long self = syscall(SYS_gettid);
+  unsigned i;
+  pthread_mutex_lock(&lock);
+  for (i = 0; i < nthreads && threads[i] != self; i++) {}
+  if (i == nthreads && nthreads < 64) threads[nthreads++] = self;
+  pthread_mutex_unlock(&lock);
 }
 
 ssize_t read(int fd, void *buf, size_t len) {
@@ -233,6 +266,8 @@ ssize_t read(int fd, void *buf, size_t len) {
   const char *mode = getenv("FAST_HASH_TEST_READ_MODE");
   if (real == NULL) real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
   if (mode != NULL && is_target(fd)) {
+    note_thread();
+    if (strcmp(mode, "slow") == 0) usleep(2000);
     if (strcmp(mode, "eio") == 0 && lseek(fd, 0, SEEK_CUR) >= 5 * 1048576) {
       errno = EIO;
       return -1;
@@ -251,6 +286,6 @@ ssize_t read(int fd, void *buf, size_t len) {
   return real(fd, buf, len);
 }
 `);
-  execFileSync('gcc', ['-shared', '-fPIC', '-O1', '-o', lib, src, '-ldl']);
+  execFileSync('gcc', ['-shared', '-fPIC', '-O1', '-o', lib, src, '-ldl', '-lpthread']);
   return lib;
 }
