@@ -145,6 +145,9 @@ describe('fast-hash command against coreutils', function () {
   let results = null;
 
   before(async function () {
+    // Every case's two commands run here, four at a time: minutes under
+    // AddressSanitizer (npm run test:sanitize) or on a loaded machine.
+    this.timeout(300000);
     if (process.platform === 'win32' || !present('sha256sum') || !present('sh')) return;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fast-hash-coreutils-'));
     for (const [name, data] of Object.entries({ ...FILES, ...LISTS })) fs.writeFileSync(path.join(dir, name), data);
