@@ -25,6 +25,49 @@
 
 #include "fast_hash.h"
 
+/* Chunks given back by ended files, kept for the next ones (at most
+ * FH_CHUNKS_KEPT, process-wide): fresh memory is paid for in page faults
+ * at its first touch, which on some machines (a VM here: about 3 ms a MiB)
+ * costs as much as hashing it. File bytes are not key material: chunks are
+ * kept and freed without a wipe. */
+#define FH_CHUNKS_KEPT 8
+
+static uv_once_t chunks_once = UV_ONCE_INIT;
+static uv_mutex_t chunks_lock;
+static int chunks_ready;
+static uint8_t *chunks_kept[FH_CHUNKS_KEPT];
+static unsigned chunks_count;
+
+static void chunks_init(void) {
+  chunks_ready = uv_mutex_init(&chunks_lock) == 0;
+}
+
+/* A chunk of FH_FILE_CHUNK bytes, kept or new; NULL when out of memory. */
+static uint8_t *chunk_take(void) {
+  uint8_t *chunk = NULL;
+
+  uv_once(&chunks_once, chunks_init);
+  if (chunks_ready) {
+    uv_mutex_lock(&chunks_lock);
+    if (chunks_count != 0) chunk = chunks_kept[--chunks_count];
+    uv_mutex_unlock(&chunks_lock);
+  }
+  return chunk != NULL ? chunk : malloc(FH_FILE_CHUNK);
+}
+
+/* Keeps a chunk for the next file, or frees it (NULL: nothing). */
+static void chunk_give(uint8_t *chunk) {
+  if (chunk != NULL && chunks_ready) {
+    uv_mutex_lock(&chunks_lock);
+    if (chunks_count < FH_CHUNKS_KEPT) {
+      chunks_kept[chunks_count++] = chunk;
+      chunk = NULL;
+    }
+    uv_mutex_unlock(&chunks_lock);
+  }
+  free(chunk);
+}
+
 /* One read of up to len bytes from fd at its current position, retried when
  * interrupted: the byte count, 0 at the end, or a negative libuv error. */
 static int64_t file_read(int fd, uint8_t *buf, size_t len) {
@@ -148,7 +191,7 @@ static void ahead_free(fh_file *f) {
   unsigned i;
 
   if (a == NULL) return;
-  for (i = 0; i < FH_AHEAD_CHUNKS; i++) free(a->chunk[i]);
+  for (i = 0; i < FH_AHEAD_CHUNKS; i++) chunk_give(a->chunk[i]);
   uv_cond_destroy(&a->read);
   uv_mutex_destroy(&a->lock);
   free(a);
@@ -163,7 +206,7 @@ int fh_file_ahead(fh_file *f) {
   if (f->size - f->done < 2 * (int64_t)FH_FILE_CHUNK) return 0;
   if ((a = calloc(1, sizeof(*a))) == NULL) return 0;
   for (i = 0; i < FH_AHEAD_CHUNKS; i++)
-    if ((a->chunk[i] = malloc(FH_FILE_CHUNK)) == NULL) break;
+    if ((a->chunk[i] = chunk_take()) == NULL) break;
   if (i == FH_AHEAD_CHUNKS && uv_mutex_init(&a->lock) == 0) {
     if (uv_cond_init(&a->read) == 0) {
       f->ahead = a;
@@ -171,7 +214,7 @@ int fh_file_ahead(fh_file *f) {
     }
     uv_mutex_destroy(&a->lock);
   }
-  while (i-- > 0) free(a->chunk[i]);
+  while (i-- > 0) chunk_give(a->chunk[i]);
   free(a);
   return 0;
 }
@@ -322,7 +365,7 @@ int fh_file_open(fh_file *f, const fh_alg *alg, EVP_MD_CTX *lent,
   if (!open_file(f, path)) return 0;
   if (!set_reads(f)) {
     /* f->err is set */
-  } else if ((f->chunk = malloc(FH_FILE_CHUNK)) == NULL) {
+  } else if ((f->chunk = chunk_take()) == NULL) {
     f->err.code = UV_ENOMEM;
     f->err.syscall = "read";
   } else if (fh_md_start(&f->md, alg, lent)) {
@@ -337,7 +380,7 @@ void fh_file_close(fh_file *f) {
 
   ahead_free(f);
   fh_md_close(&f->md);
-  free(f->chunk);
+  chunk_give(f->chunk);
   f->chunk = NULL;
   if (f->fd >= 0) {
     uv_fs_close(NULL, &req, f->fd, NULL);
