@@ -2,10 +2,12 @@
 // The Feed: the bytes of a stream digest's chunks, gathered into batches
 // that go to the hasher off the event loop (absorbAsync), two taking turns
 // so that reading and hashing overlap. A chunk is copied into a batch
-// before the next can be written over, and never hashed where it is: other
+// before the next can be written over, and not hashed where it is: other
 // consumers of the same source (another 'data' listener, a pipe) hold the
-// same memory and may change or transfer it. What is left at the end is
-// hashed with the digest.
+// same memory and may change or transfer it. Only a chunk that no one else
+// was given (writeSole: a file stream's new memory, read by this digest
+// alone) is hashed in place. What is left at the end is hashed with the
+// digest.
 // Contract: write(chunk) takes a string or a Uint8Array (chunks.js) and
 // returns undefined, or a promise to wait for before the next chunk;
 // end(last) waits for every batch and gives what last(rest) gives, rest
@@ -290,6 +292,16 @@ class Feed {
     if (this.#used !== 0 || this.#jobs.length === DEPTH) return this.#laterOwned(chunk, wipe);
     this.#job(chunk, chunk.length, undefined, wipe);
     return undefined;
+  }
+
+  // A chunk that nothing else reaches: new memory that a source gave to
+  // this feed alone (sources.js, pumpNode). Hashed where it is, as
+  // writeOwned does, after any write still waiting; wiped once hashed if
+  // the feed's input is secret. Returns as write() does.
+  writeSole(chunk) {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#waiting !== undefined || typeof chunk === 'string') return this.write(chunk);
+    return this.#track(this.writeOwned(chunk, this.#secret));
   }
 
   async #laterOwned(chunk, wipe) {

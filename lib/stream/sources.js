@@ -2,9 +2,10 @@
 // The sources a stream digest reads: a Node stream, a WHATWG ReadableStream,
 // a Blob, an async or a sync iterable of chunks, told apart by the methods
 // they have (sourceKind), each read by its own pump. Contract: a pump calls
-// write(chunk, index) for each chunk in order, waits for the promise write
-// returns, and settles when the source ends (with its error), stopping the
-// source on a bad chunk or an abort as leaving a loop over it would.
+// write(chunk, index, sole) for each chunk in order, waits for the promise
+// write returns, and settles when the source ends (with its error),
+// stopping the source on a bad chunk or an abort as leaving a loop over it
+// would. `sole`: the chunk is new memory that nothing else was given.
 
 const { setImmediate } = require('timers');
 const { isAnyArrayBuffer } = require('util').types;
@@ -84,10 +85,12 @@ function pumpNode(stream, write, signal) {
       waiting = undefined;
       if (!settled) stream.resume();
     };
-    function onData(chunk) {
+    // A chunk of a stream that reads into new memory is the pump's alone
+    // when no other 'data' listener (a pipe has one) is given it too.
+    function onData(chunk, others = 1) {
       if (settled) return;
       try {
-        waiting = write(chunk, index++);
+        waiting = write(chunk, index++, bulk && stream.listenerCount('data') === others);
       } catch (err) {
         fail(err);
         return;
@@ -105,8 +108,8 @@ function pumpNode(stream, write, signal) {
     });
     try {
       if (bulk && !(stream.readableHighWaterMark >= BIG)) {
-        const first = stream.read(BIG);
-        if (first !== null) onData(first);
+        const first = stream.read(BIG); // emitted as 'data' to any listener there is
+        if (first !== null) onData(first, 0);
       }
     } catch (err) {
       fail(err);
