@@ -201,6 +201,46 @@ function defineTests() {
         assert.deepStrictEqual(out, { sync: want, async: want });
         assert.ok(interrupted >= 14, `${interrupted} reads interrupted`); // 14 + 14 reads of 1 MiB at least
       });
+
+      // The job ends (an abort, its worker's terminate()) while its
+      // companion is in the middle of a read (each takes 2 ms more, mode
+      // slow): the job's memory must outlive that read (under AddressSanitizer,
+      // npm run test:sanitize, a read into freed memory is reported), and its
+      // file is closed.
+      it('aborted, or its worker terminated, while a spare thread reads ahead: no crash, the file closed', function () {
+        const script = `const fh = require(${JSON.stringify(ROOT)});
+          const fs = require('fs');
+          const { Worker } = require('worker_threads');
+          const file = ${JSON.stringify(target)};
+          const fds = () => fs.readdirSync('/proc/self/fd').length;
+          (async () => {
+            // A first worker opens descriptors the process keeps.
+            await new Promise((resolve) => new Worker('0', { eval: true }).once('exit', resolve));
+            const before = fds();
+            let aborted = 0;
+            for (let i = 0; i < 12; i++) {
+              const controller = new AbortController();
+              const digest = fh.hashFile('sha256', file, { signal: controller.signal });
+              setTimeout(() => controller.abort(), 3 + (i % 6) * 3);
+              try { await digest; } catch (err) { if (err.code !== 'ABORT_ERR') throw err; aborted++; }
+            }
+            for (let i = 0; i < 6; i++) {
+              const w = new Worker(\`require(\${JSON.stringify(${JSON.stringify(ROOT)})}).hashFile('sha256', \${JSON.stringify(file)});
+                require('worker_threads').parentPort.postMessage('started');\`, { eval: true });
+              await new Promise((resolve) => w.once('message', resolve));
+              await new Promise((resolve) => setTimeout(resolve, 4 + i * 3));
+              await w.terminate();
+            }
+            console.log(JSON.stringify({ aborted, open: fds() - before }));
+          })();`;
+        const env = { ...process.env, FAST_HASH_TEST_READ_PATH: target, FAST_HASH_TEST_READ_MODE: 'slow', FAST_HASH_THREADS: '3' };
+        env.LD_PRELOAD = [process.env.LD_PRELOAD, shim].filter(Boolean).join(' ');
+        const res = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 60000 });
+        assert.strictEqual(res.status, 0, `child exited ${res.status} ${res.signal || ''}: ${res.stderr}`);
+        const out = JSON.parse(res.stdout);
+        assert.ok(out.aborted >= 1, res.stdout);
+        assert.strictEqual(out.open, 0, res.stdout);
+      });
     });
   });
 
