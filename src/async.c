@@ -167,8 +167,10 @@ static void read_ahead(fh_job *job) {
   if (fh_file_ahead_wanted(f)) fh_pool_wake(&job->ahead);
 }
 
-/* A file job's step (opening the file first); at the end, or at once when
- * the job is cancelled, no more is read (free_job closes the file). */
+/* A file job's step (opening the file first). At the end, or at once when
+ * the job is cancelled, the file is closed, unless it has the ring that its
+ * companion may still be reading into: that is only stopped, and closed
+ * when the job is freed. */
 static int file_step(fh_task *t) {
   fh_job *job = (fh_job *)t;
   fh_file *f = &job->file;
@@ -189,7 +191,12 @@ static int file_step(fh_task *t) {
     job->fs = f->err;
     job->ok = job->file_state == FH_FILE_END;
   }
-  if (job->file_open) fh_file_ahead_stop(f);
+  if (job->file_open && f->ahead != NULL) {
+    fh_file_ahead_stop(f);
+  } else if (job->file_open) {
+    fh_file_close(f);
+    job->file_open = 0;
+  }
   return step_end(job, 0);
 }
 

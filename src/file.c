@@ -209,6 +209,9 @@ int fh_file_ahead(fh_file *f) {
     if ((a->chunk[i] = chunk_take()) == NULL) break;
   if (i == FH_AHEAD_CHUNKS && uv_mutex_init(&a->lock) == 0) {
     if (uv_cond_init(&a->read) == 0) {
+      /* Every read goes to the ring from now on. */
+      chunk_give(f->chunk);
+      f->chunk = NULL;
       f->ahead = a;
       return 1;
     }
