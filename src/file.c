@@ -27,9 +27,9 @@
 
 /* Chunks given back by ended files, kept for the next ones (at most
  * FH_CHUNKS_KEPT, process-wide): fresh memory is paid for in page faults
- * at its first touch, which on some machines (a VM here: about 3 ms a MiB)
- * costs as much as hashing it. File bytes are not key material: chunks are
- * kept and freed without a wipe. */
+ * at its first touch, which on some machines costs as much as hashing it
+ * (benchmark/README.md, question (m): one large file alone). File bytes are not key
+ * material: chunks are kept and freed without a wipe. */
 #define FH_CHUNKS_KEPT 8
 
 static uv_once_t chunks_once = UV_ONCE_INIT;
