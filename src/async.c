@@ -163,8 +163,8 @@ static int ahead_step(fh_task *t) {
 static void read_ahead(fh_job *job) {
   fh_file *f = &job->file;
 
-  if (f->ahead == NULL && (!fh_pool_spare() || !fh_file_ahead(f))) return;
-  if (fh_file_ahead_wanted(f)) fh_pool_wake(&job->ahead);
+  if (fh_file_ahead(f, fh_pool_spare) && fh_file_ahead_wanted(f))
+    fh_pool_wake(&job->ahead);
 }
 
 /* A file job's step (opening the file first). At the end, or at once when
@@ -191,7 +191,7 @@ static int file_step(fh_task *t) {
     job->fs = f->err;
     job->ok = job->file_state == FH_FILE_END;
   }
-  if (job->file_open && f->ahead != NULL) {
+  if (f->ahead != NULL) {
     fh_file_ahead_stop(f);
   } else if (job->file_open) {
     fh_file_close(f);

@@ -345,11 +345,12 @@ int fh_file_step(fh_file *f, uint8_t *out, size_t outlen);
 /* Wipes the state, frees the chunks and closes the file. Only once no
  * fh_file_read_ahead() runs. */
 void fh_file_close(fh_file *f);
-/* Gives a regular file of two chunks or more a ring of chunks that another
- * thread fills (fh_file_read_ahead) while fh_file_step hashes, so that one
- * file's reads overlap its hashing. Returns 1 when f has the ring; 0 when
- * it has none (then fh_file_step reads as it always does). */
-int fh_file_ahead(fh_file *f);
+/* Gives a regular file with two chunks or more left a ring of chunks that
+ * another thread fills (fh_file_read_ahead) while fh_file_step hashes, so
+ * that one file's reads overlap its hashing; spare() is asked last, once
+ * the file qualifies (it may take a lock). Returns 1 when f has the ring;
+ * 0 when it has none (then fh_file_step reads as it always does). */
+int fh_file_ahead(fh_file *f, int (*spare)(void));
 /* Whether the ring has room for a read ahead (any thread). */
 int fh_file_ahead_wanted(fh_file *f);
 /* Fills the ring's free chunks from the file, on a thread other than the

@@ -198,12 +198,12 @@ static void ahead_free(fh_file *f) {
   f->ahead = NULL;
 }
 
-int fh_file_ahead(fh_file *f) {
+int fh_file_ahead(fh_file *f, int (*spare)(void)) {
   fh_ahead *a;
   unsigned i;
 
   if (f->ahead != NULL) return 1;
-  if (f->size - f->done < 2 * (int64_t)FH_FILE_CHUNK) return 0;
+  if (f->size - f->done < 2 * (int64_t)FH_FILE_CHUNK || !spare()) return 0;
   if ((a = calloc(1, sizeof(*a))) == NULL) return 0;
   for (i = 0; i < FH_AHEAD_CHUNKS; i++)
     if ((a->chunk[i] = chunk_take()) == NULL) break;
@@ -277,7 +277,7 @@ void fh_file_ahead_stop(fh_file *f) {
 
 /* fh_file_step's step with a ring: hashes the next chunk, read by either
  * side. Returns as step() does. */
-static int ahead_step(fh_file *f) {
+static int ring_step(fh_file *f) {
   fh_ahead *a = f->ahead;
   unsigned i;
   int64_t n;
@@ -305,7 +305,7 @@ static int ahead_step(fh_file *f) {
 }
 
 int fh_file_step(fh_file *f, uint8_t *out, size_t outlen) {
-  int r = f->ahead != NULL ? ahead_step(f) : step(f);
+  int r = f->ahead != NULL ? ring_step(f) : step(f);
 
   return r == FH_FILE_END && !fh_md_final(&f->md, out, outlen) ? FH_FILE_FAILED
                                                                : r;

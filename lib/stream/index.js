@@ -68,7 +68,10 @@ const newFeed = (hasher, secret, kind) => new Feed(hasher, secret, kind === NODE
 // Everything `source` yields written into `feed`, stopping at an abort of
 // `signal`; the caller ends or discards the feed.
 async function feedSource(feed, source, kind, signal) {
-  const write = (chunk, index, sole) => (sole ? feed.writeSole : feed.write).call(feed, chunkBytes(chunk, index));
+  const write = (chunk, index, sole) => {
+    const bytes = chunkBytes(chunk, index);
+    return sole ? feed.writeSole(bytes) : feed.write(bytes);
+  };
   if (signal !== undefined && signal.aborted) throw abortUnread(source, kind, signal);
   await pump(kind, source, write, signal);
 }
